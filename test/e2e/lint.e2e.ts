@@ -63,6 +63,15 @@ function linkedPath(link: string | undefined): string {
   return url.protocol === 'file:' ? fileURLToPath(url) : decodeURIComponent(url.pathname);
 }
 
+/** Checks that a hover link runs the Show Lint Rule Page command for `code`, and nothing else. */
+function assertRunsShowRulePage(link: string | undefined, code: string): void {
+  assert.ok(link, 'the hover has no rule page link');
+  const [command, query = ''] = link.replace(/^command:/, '').split('?');
+  assert.ok(link.startsWith('command:'), `the link ${link} runs no command`);
+  assert.equal(command, 'attentionInspector.showRulePage', `the link ${link} runs another command`);
+  assert.deepEqual(JSON.parse(decodeURIComponent(query)), [code], `the link ${link} names another rule`);
+}
+
 /** Checks that a code links to the rule page docs/rules/<page> shipped in the installed extension. */
 function assertLinksToRulePage(link: string | undefined, page: string): void {
   const path = linkedPath(link);
@@ -147,7 +156,34 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     assert.ok(hover.text.includes(rule.docs.summary), `the hover does not explain the rule: ${hover.text}`);
     const page = hover.links.find((l) => l.text === 'Rule page');
     assert.ok(page, `no "Rule page" link in ${JSON.stringify(hover.links)}`);
-    assertLinksToRulePage(page.href, 'ATT001-softmax-dim.md');
+    assertRunsShowRulePage(page.href, 'ATT001');
+  });
+
+  it("opens ATT001's rule page rendered beside the code from the hover's link", async function () {
+    const workbench = session.workbench;
+    await showFinding(workbench, 'ATT001');
+    const before = await readDisk(workbench, BUG_FILE);
+    await workbench.clickHoverLink({ line: softmaxDim.line, column: softmaxDim.column + 2 }, 'Rule page');
+    const rule = ruleByCode('ATT001').meta;
+    const preview = await workbench.webviewFrame();
+    await preview.waitForText(`${rule.code} ${rule.name}`);
+    const shown = await preview.text();
+    // Rendered, not shown as text: headings lose their '#', the collapsed list its <details> tag.
+    assert.ok(!shown.includes('<details>') && !/^# /m.test(shown), `the page is shown as text: ${shown.slice(0, 300)}`);
+    assert.ok(shown.includes(rule.docs.summary), `the preview does not show the rule's summary: ${shown.slice(0, 300)}`);
+    await workbench.screenshot('lint-rule-page-preview');
+    assert.equal(await readDisk(workbench, BUG_FILE), before, 'opening the rule page changed the file');
+    await workbench.runCommand('View: Close All Editors'); // the next tests work in one editor group
+  });
+
+  it('opens a rule page picked from the palette\'s "Show Lint Rule Page"', async function () {
+    const workbench = session.workbench;
+    const rule = ruleByCode('ATT004').meta;
+    await workbench.runCommand('Attention Inspector: Show Lint Rule Page');
+    await workbench.pickQuickItem(`${rule.code} ${rule.name}`);
+    const preview = await workbench.webviewFrame();
+    await preview.waitForText(rule.docs.summary);
+    await workbench.runCommand('View: Close All Editors');
   });
 
   it('changes the file only through the chosen "Set dim=-1 … [unsafe]" quick fix', async function () {
@@ -235,7 +271,7 @@ describe('the linter in VS Code: a Python file, its quick fixes, settings, a not
     const hover = await workbench.hoverContent(undefined, { screenshot: 'lint-notebook-att003' });
     const rule = ruleByCode('ATT003').meta;
     assert.ok(hover.text.includes(`${rule.code} ${rule.name}`), `the hover does not name the rule: ${hover.text}`);
-    assertLinksToRulePage(hover.links.find((l) => l.text === 'Rule page')?.href, 'ATT003-missing-scale.md');
+    assertRunsShowRulePage(hover.links.find((l) => l.text === 'Rule page')?.href, 'ATT003');
   });
 
   it("lints a file with syntax errors and a half-typed line without failing, and keeps the valid part's finding", async function () {

@@ -3,7 +3,7 @@
 // module or script that feeds it); evidence a whole-repository scan relies on (a config value, a caller passing
 // `scale=`, the `__init__` that sets `self.scale`) is often outside the cut. For each `.py` file F with attention code
 // (a softmax plus a matmul/einsum/bmm/`@`, or an attention API call) of each repository already extracted by the
-// rescan tools (`/work/wt/tools/cache/src/<owner>+<name>`, read only), three modes, each linted in process:
+// rescan tools (`rescan.sh`'s shared extraction `<folder>/<owner>+<name>`, read only), three modes, each linted in process:
 //
 //   imports    F plus the repository-local modules F imports directly (at most 4 files, nearest path first), linted
 //              as one small workspace; findings in F kept
@@ -27,9 +27,9 @@
 //   npx tsx test/lint-scan/cut-scan.ts [--tree DIR] [--src DIR] [--ws TSV] [--alone TSV] [--sample N/M]
 //        [--repo owner/name] [--out FILE.tsv]
 //
-//   --tree    the tree whose src/lint is loaded (default this tree; e.g. /work/wt/base43 for the base build)
-//   --src     the extraction (default /work/wt/tools/cache/src)
-//   --ws, --alone   baselines (default /work/wt/tools/merge42-ws.tsv, merge42-alone.tsv)
+//   --tree    the tree whose src/lint is loaded (default this tree; e.g. a worktree of the base build)
+//   --src     the extraction (default $RESCAN_SRC, else this tree's .cache/lint-scan-src, as rescan.sh)
+//   --ws, --alone   baselines: rescan.sh's workspace and alone TSVs of the base build (required)
 //   --sample N/M    only repositories whose index in repos.txt is N modulo M (deterministic)
 //   --repo    only this repository (repeatable)
 //   --out     also write every finding of every mode (not only new ones) to this TSV
@@ -60,9 +60,9 @@ interface Args {
 function parseArgs(argv: string[]): Args {
   const a: Args = {
     tree: ROOT,
-    src: '/work/wt/tools/cache/src',
-    ws: '/work/wt/tools/merge42-ws.tsv',
-    alone: '/work/wt/tools/merge42-alone.tsv',
+    src: process.env.RESCAN_SRC ?? join(ROOT, '.cache', 'lint-scan-src'),
+    ws: '',
+    alone: '',
     repos: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -82,6 +82,7 @@ function parseArgs(argv: string[]): Args {
       a.sample = [Number(m[1]), Number(m[2])];
     } else throw new Error(`unknown argument ${k}`);
   }
+  if (a.ws === '' || a.alone === '') throw new Error("--ws and --alone are required: rescan.sh's workspace and alone TSVs of the base build");
   return a;
 }
 

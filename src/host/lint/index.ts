@@ -17,7 +17,7 @@ import { isRuleCode, type Finding, type RuleCode } from '../../lint/types';
 import { isLinterStartError, LintClientDisposedError, LintWorkerClient, LintWorkerRestartedError } from '../../worker/lint-client';
 import type { LintAnswer, LintRequests, LintRequestType, LintWorkspaceRef } from '../../protocol/lint';
 import { DependentIndex } from './dependents';
-import { localised, localisedHover } from './l10n';
+import { localised, localisedHover, localisedSummary } from './l10n';
 import { judgeFinding, runtimeEvidence, type Judgement } from './runtime-evidence';
 import {
   debounceMs,
@@ -99,6 +99,7 @@ class LintController implements vscode.Disposable {
       }),
       vscode.languages.registerHoverProvider({ language: 'python' }, new HoverProvider(this)),
       vscode.commands.registerCommand('attentionInspector.lintWorkspace', () => this.lintWorkspace()),
+      vscode.commands.registerCommand('attentionInspector.showRulePage', (code?: unknown) => this.showRulePage(code)),
       runtimeEvidence.onDidChange((documents) => documents.forEach((key) => this.published.has(key) && this.show(vscode.Uri.parse(key)))),
     );
     // Documents already open when the extension activates.
@@ -383,6 +384,28 @@ class LintController implements vscode.Disposable {
     return vscode.Uri.joinPath(this.context.extensionUri, 'docs', 'rules', rulePageFileName(ruleByCode(code)));
   }
 
+  /**
+   * Opens a rule's page rendered (Markdown preview, beside the code), or as text where no Markdown preview is
+   * installed. Without a rule code (from the palette) the user picks the rule first.
+   */
+  async showRulePage(code?: unknown): Promise<void> {
+    let rule: RuleCode | undefined = typeof code === 'string' && isRuleCode(code) ? code : undefined;
+    if (rule === undefined) {
+      const picked = await vscode.window.showQuickPick(
+        RULES.map((r) => ({ label: `${r.meta.code} ${r.meta.name}`, detail: localisedSummary(r), code: r.meta.code })),
+        { title: vscode.l10n.t('Attention Inspector: lint rule pages'), placeHolder: vscode.l10n.t('Choose a rule to read its page'), matchOnDetail: true },
+      );
+      if (!picked) return;
+      rule = picked.code;
+    }
+    const page = this.rulePage(rule);
+    try {
+      await vscode.commands.executeCommand('markdown.showPreviewToSide', page);
+    } catch {
+      await vscode.commands.executeCommand('vscode.open', page, { viewColumn: vscode.ViewColumn.Beside });
+    }
+  }
+
   private forget(uri: vscode.Uri): void {
     this.published.delete(uri.toString());
     this.shown.delete(uri.toString());
@@ -538,6 +561,8 @@ class FixProvider implements vscode.CodeActionProvider {
   }
 }
 
+const SHOW_RULE_PAGE = 'attentionInspector.showRulePage';
+
 /** The rule's explanation when hovering a finding. */
 class HoverProvider implements vscode.HoverProvider {
   constructor(private readonly controller: LintController) {}
@@ -547,11 +572,14 @@ class HoverProvider implements vscode.HoverProvider {
     const first = hits[0];
     if (!first) return undefined;
     const md = new vscode.MarkdownString();
+    // The rule page link runs our command (the page rendered as a preview); no other command may run from here.
+    md.isTrusted = { enabledCommands: [SHOW_RULE_PAGE] };
     for (const h of hits) {
       const rule = RULES.find((r) => r.meta.code === h.finding.code);
       if (!rule) continue;
       md.appendMarkdown(localisedHover(rule));
-      md.appendMarkdown(`\n\n[${vscode.l10n.t('Rule page')}](${this.controller.rulePage(rule.meta.code).toString()})\n\n`);
+      const args = encodeURIComponent(JSON.stringify([rule.meta.code]));
+      md.appendMarkdown(`\n\n[${vscode.l10n.t('Rule page')}](command:${SHOW_RULE_PAGE}?${args})\n\n`);
     }
     return new vscode.Hover(md, first.diagnostic.range);
   }

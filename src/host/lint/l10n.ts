@@ -23,3 +23,8 @@ export function localised(parts: MessageParts | undefined, english: string): str
 export function localisedHover(rule: Rule): string {
   return renderHover(rule, (english) => translate(english, []));
 }
+
+/** A rule's one-line summary in the display language. */
+export function localisedSummary(rule: Rule): string {
+  return translate(rule.meta.docs.summary, []);
+}

@@ -3,7 +3,7 @@
 // every step waits for its effect; a failed step throws an Error that names the step and a screenshot.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import type { Profile, RunningCodeServer } from '../support/codeServer';
 import { artifactsDir } from '../support/paths';
 import type {
@@ -564,45 +564,9 @@ export class CodeServerWorkbench implements Workbench {
   }
 
   async hoverContent(at?: string | { line: number; column: number }, options: { screenshot?: string } = {}): Promise<HoverContent> {
-    if (typeof at === 'string') {
-      await this.selectText(at);
-      await this.page.keyboard.press('ArrowLeft'); // collapse to the start of the match
-      await this.page.keyboard.press('ArrowRight'); // and step inside it
-    } else if (at !== undefined) {
-      await this.goTo(at.line, at.column);
-    }
+    await this.placeCursorForHover(at);
     return this.step(`read the hover at ${at === undefined ? 'the cursor' : JSON.stringify(at)}`, async () => {
-      const hover = this.page.locator('.monaco-editor .monaco-hover:not(.hidden)').first();
-      // The hover stays hidden while the cursor's line is scrolled out of view: a notebook cell revealed by the
-      // Problems view can show its first lines only, the cursor's line under the panel (seen in the full e2e run).
-      // The second try moves the cursor away and back (a selection collapsed to its start), which reveals it.
-      for (let attempt = 1; ; attempt++) {
-        await this.page.keyboard.press('Control+K');
-        await this.page.keyboard.press('Control+I'); // editor.action.showHover
-        const shown = await hover
-          .waitFor({ state: 'visible', timeout: attempt === 1 ? HOVER_FIRST_TRY_MS : STEP_TIMEOUT_MS })
-          .then(() => true)
-          .catch((e: unknown) => {
-            if (attempt > 1) throw e;
-            return false;
-          });
-        if (shown) break;
-        await this.page.keyboard.press('Escape');
-        await this.page.keyboard.press('Shift+ArrowRight');
-        await this.page.keyboard.press('ArrowLeft');
-      }
-      // The diagnostic's part shows at once, providers' parts when they answer: wait until the text settles.
-      let previous = '';
-      const text = await poll(
-        async () => {
-          const shown = (await hover.innerText()).trim();
-          const settled = shown.length > 0 && !/^Loading/m.test(shown) && shown === previous;
-          previous = shown;
-          return settled ? shown : undefined;
-        },
-        STEP_TIMEOUT_MS,
-        250,
-      );
+      const { hover, text } = await this.showSettledHover();
       const links = await hover
         .locator('a')
         .evaluateAll((anchors) =>
@@ -614,6 +578,65 @@ export class CodeServerWorkbench implements Workbench {
       await this.page.keyboard.press('Escape');
       return { text, links };
     });
+  }
+
+  async clickHoverLink(at: string | { line: number; column: number } | undefined, text: string): Promise<void> {
+    await this.placeCursorForHover(at);
+    await this.step(`click "${text}" in the hover at ${at === undefined ? 'the cursor' : JSON.stringify(at)}`, async () => {
+      const { hover } = await this.showSettledHover();
+      const link = hover.locator('a', { hasText: text }).first();
+      await link.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS });
+      await link.click();
+      // As a person's pointer leaves the hover after the click: a hover under the pointer stays open.
+      await this.page.mouse.move(0, 0);
+      await hover.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT_MS }).catch(() => this.page.keyboard.press('Escape'));
+    });
+  }
+
+  private async placeCursorForHover(at: string | { line: number; column: number } | undefined): Promise<void> {
+    if (typeof at === 'string') {
+      await this.selectText(at);
+      await this.page.keyboard.press('ArrowLeft'); // collapse to the start of the match
+      await this.page.keyboard.press('ArrowRight'); // and step inside it
+    } else if (at !== undefined) {
+      await this.goTo(at.line, at.column);
+    }
+  }
+
+  /** Shows the hover at the cursor (editor.action.showHover) and waits until its text stops changing. */
+  private async showSettledHover(): Promise<{ hover: Locator; text: string }> {
+    const hover = this.page.locator('.monaco-editor .monaco-hover:not(.hidden)').first();
+    // The hover stays hidden while the cursor's line is scrolled out of view: a notebook cell revealed by the
+    // Problems view can show its first lines only, the cursor's line under the panel (seen in the full e2e run).
+    // The second try moves the cursor away and back (a selection collapsed to its start), which reveals it.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('Control+K');
+      await this.page.keyboard.press('Control+I'); // editor.action.showHover
+      const shown = await hover
+        .waitFor({ state: 'visible', timeout: attempt === 1 ? HOVER_FIRST_TRY_MS : STEP_TIMEOUT_MS })
+        .then(() => true)
+        .catch((e: unknown) => {
+          if (attempt > 1) throw e;
+          return false;
+        });
+      if (shown) break;
+      await this.page.keyboard.press('Escape');
+      await this.page.keyboard.press('Shift+ArrowRight');
+      await this.page.keyboard.press('ArrowLeft');
+    }
+    // The diagnostic's part shows at once, providers' parts when they answer: wait until the text settles.
+    let previous = '';
+    const text = await poll(
+      async () => {
+        const shown = (await hover.innerText()).trim();
+        const settled = shown.length > 0 && !/^Loading/m.test(shown) && shown === previous;
+        previous = shown;
+        return settled ? shown : undefined;
+      },
+      STEP_TIMEOUT_MS,
+      250,
+    );
+    return { hover, text };
   }
 
   /** Reads the rendered rows of the Problems view, scrolling through the whole list. */

@@ -169,6 +169,8 @@ export interface Workbench {
    * undefined; `screenshot` names a screenshot taken while the hover shows.
    */
   hoverContent(at?: string | { line: number; column: number }, options?: { screenshot?: string }): Promise<HoverContent>;
+  /** Shows the hover at `at` (as for hover; the cursor when undefined) and clicks its first link whose text contains `text`. */
+  clickHoverLink(at: string | { line: number; column: number } | undefined, text: string): Promise<void>;
   /**
    * Clicks the first Problems row that `accept` takes, as a person does to reveal it, and waits until its
    * editor is active (and, in a text editor, the cursor is at the row's position); returns the row.

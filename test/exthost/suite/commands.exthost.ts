@@ -1,6 +1,7 @@
 // The extension's commands through vscode.commands: every command package.json contributes is registered,
 // Lint Workspace publishes the CLI's findings on files no editor has opened (a Python file and a closed
-// notebook, whose findings name their cell), and Inspect Selection opens the inspector's panel.
+// notebook, whose findings name their cell), Inspect Selection opens the inspector's panel, and Show Lint Rule
+// Page opens a rule's page as a Markdown preview.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import {
@@ -138,5 +139,31 @@ describe('commands', function () {
     } finally {
       await vscode.commands.executeCommand('attentionInspector.useSeededWeights');
     }
+  });
+
+  it("Show Lint Rule Page opens the rule's shipped page as a rendered Markdown preview, not as text", async function () {
+    const extension = await activeExtension();
+    await closeAllEditors();
+    const page = vscode.Uri.joinPath(extension.extensionUri, 'docs', 'rules', 'ATT003-missing-scale.md');
+    await vscode.workspace.fs.stat(page); // shipped in the package
+    await vscode.commands.executeCommand('attentionInspector.showRulePage', 'ATT003');
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    const describeTabs = () => JSON.stringify(tabs().map((t) => [t.label, t.input instanceof vscode.TabInputWebview ? t.input.viewType : 'text']));
+    const preview = await waitFor(
+      () =>
+        tabs().find(
+          (t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('markdown.preview') && t.label.includes('ATT003-missing-scale.md'),
+        ),
+      "ATT003's rule page in a Markdown preview",
+      describeTabs,
+    );
+    assert.ok(preview);
+    // Not opened as text as well.
+    assert.deepEqual(
+      tabs().filter((t) => t.input instanceof vscode.TabInputText),
+      [],
+      describeTabs(),
+    );
+    await closeAllEditors();
   });
 });
