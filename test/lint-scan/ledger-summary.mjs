@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Recomputes the per-rule figures of a scan verdict ledger (test/lint-scan/results/*-scan-ledger-*.md, and the
-// first-contact ledger of fresh repositories, results/2026-12-07-fresh-ledger-s46.md) from its table rows, so the
-// figures written under the table can be checked and rerun after a verdict changes.
+// first-contact ledgers of fresh repositories, results/2026-12-07-fresh-ledger-s46.md and, on a second fresh set,
+// results/2026-12-07-fresh-ledger-s47.md) from its table rows, so the figures written under the table can be checked
+// and rerun after a verdict changes.
 //
 //   node test/lint-scan/ledger-summary.mjs [LEDGER.md]     (default: session 45's ledger of the pinned set)
 //

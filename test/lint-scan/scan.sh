@@ -6,7 +6,8 @@
 # of the labelled sets is linted; compared with a workspace run it shows the findings the rest of a repository
 # silences and the ones only its other files make.
 # Needs each repository's git directory at $MIRROR/<owner>+<name>/repo (MIRROR defaults to /work/.mirror).
-# REPOS=FILE scans another list in the same format (default repos.txt beside this script), e.g. repos-fresh-s46.txt.
+# REPOS=FILE scans another list in the same format (default repos.txt beside this script), e.g. repos-fresh-s46.txt
+# or repos-fresh-s47.txt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
