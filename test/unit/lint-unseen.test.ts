@@ -300,6 +300,15 @@
 //     own floors (batch-58/floors.json); in the unseen group, printed alone in session 46 after the combined lines
 //     (decided before any result), in the unseen measure since the start of session 47 (decided in session 46 before it
 //     existed); counts only.
+// 9zx. The sixtieth batch (batch-60/, gathered in session 47 by curator-s47u60 from the unseen coin's quarter 4-7, in
+//     parallel with the curator of batch 59 (quarter 0-3), after batches 57 and 58 and from none of their repositories,
+//     aimed at real bugs and then at correct look-alikes of the rules' bugs, a fresh unseen batch measured with today's
+//     linter, its cases written for the set, checked for repeated code against every other case under test/, the test
+//     folders of the session's other branches and batch 59's case files, and kept out of every row of the repeated-code
+//     report on the change): the same checks, against every list including the shared studied list as it was at its
+//     final check (batch-60/lintrules-studied-repos.txt), held to its own floors (batch-60/floors.json); in the unseen
+//     group, printed alone in session 47 after the combined lines (decided before any result), joining the unseen
+//     measure at the start of session 48 (decided in session 47 before it existed); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33, 37, 40, 50, 3 and 19 since the end of session 43, 10, 52 and 54 since the end of session 44,
 //     55 and 56 since the end of session 45, and 16, 41 and 57 since the end of session 46) together, the unseen
@@ -719,6 +728,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-56', 'regression', false],
         ['batch-57', 'regression', false],
         ['batch-58', 'unseen', false],
+        ['batch-60', 'unseen', true],
       ],
     );
   });
@@ -1110,7 +1120,8 @@ interface GatheredBatchFloors {
     | 'batch-55'
     | 'batch-56'
     | 'batch-57'
-    | 'batch-58';
+    | 'batch-58'
+    | 'batch-60';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -2354,6 +2365,27 @@ describeGatheredBatch({
   title: 'gathered in session 46 by curator-s46u58, printed alone then, in the unseen measure since session 47',
 });
 
+// Batch 60 (session 47, brief curator-s47u60) was gathered by one curator in parallel with the curator of batch 59, each
+// from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 57 and 58
+// and from none of their repositories, with real bugs as its first aim and then correct look-alikes of the rules' bugs,
+// every case written for the set, labelled before any linter ran on it, checked to share no run of six code lines with
+// any other case under test/ (and the test folders of the session's other branches and batch 59's case files) and kept
+// out of every row of the repeated-code report on the change: a fresh unseen batch measured with today's linter. The
+// integrator decided before any result existed that it is in the unseen group but marked `alone` this session; session
+// 47 decided, before it existed, that it joins the unseen measure at the start of session 48. Its floors are kept in its
+// own folder, batch-60/floors.json, so that its make-up stays inside test/lint-unseen (batch-60/README.md explains them).
+const BATCH60 = UNSEEN_BATCHES.find((b) => b.id === 'batch-60')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 60's final check. */
+const STUDIED_LIST_60 = join(BATCH60.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_60 = JSON.parse(readFileSync(join(BATCH60.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_60,
+  id: 'batch-60',
+  session: 47,
+  title: 'gathered in session 47 by curator-s47u60, printed alone in session 47',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -2483,6 +2515,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_56,
         STUDIED_LIST_57,
         STUDIED_LIST_58,
+        STUDIED_LIST_60,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
