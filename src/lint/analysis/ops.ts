@@ -25,6 +25,7 @@ import type { Evaluator } from './evaluator';
 import { noteNanGuard, type Ctx, type MaskSite } from './facts';
 import { cacheMethod, isGrowingState, isHandedBack, isStoredBack } from './kv-cache';
 import { dataLoaderBatches } from './data-loaders';
+import { dividesByOwnNorm } from './hand-norms';
 import {
   causalAdditive,
   creationSizes,
@@ -751,6 +752,8 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
     if (of.role && of.role === lv.role) return { ...lv, normalized: true };
   }
   if (rv.reduced && rv.reduced.kind === 'norm') return { ...lv, normalized: true };
+  // The same L2 norm written out by hand, `x / sqrt(sum(x * x, axis=-1, keepdims=True))` (MLX, NumPy): a unit vector.
+  if (!lv.attn && dividesByOwnNorm(ev.tree, _l, r)) return { ...lv, normalized: true };
   // Scores divided by a tensor-valued scale (torch.sqrt(torch.tensor(d)), a temperature parameter).
   if ((lv.attn || lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || (rootName(ev, r) && isScaleName(rootName(ev, r)!))))
     return scaleTensor(ev, lv, rv, r, node, true, ctx);
