@@ -143,7 +143,29 @@ export function testOracle(ev: Evaluator, node: PyNode): boolean {
   if (!fn) return false;
   const f = fn;
   return ev.file.perNode('test oracle', f, () => {
-    return isTestFunction(ev, f) && CLOSENESS_ASSERTION.test(ev.text(f));
+    return isTestFunction(ev, f) && (CLOSENESS_ASSERTION.test(ev.text(f)) || comparesThroughHelper(ev, f));
+  });
+}
+
+/**
+ * A test that hands its results to a module-level function of the file that asserts their closeness (session 47:
+ * `compare("scores", ref_scores, scores)` with `def compare(name, ref, tri): ... assert abserr < 0.05 and relerr <
+ * 0.1`): the comparison is the test's, written once for its several checks. Read from the helper's code, not its name.
+ */
+function comparesThroughHelper(ev: Evaluator, test: PyNode): boolean {
+  const called = new Set<string>();
+  walk(test, (n) => {
+    const f = n.type === 'call' ? n.children.find((c) => c.field === 'function' && c.type === 'identifier') : undefined;
+    if (f) called.add(ev.text(f));
+  });
+  if (called.size === 0) return false;
+  // The helper holds no attention code, so the filtered tree may not hold it: the file parsed whole does.
+  const root = (ev.tree.whole?.() ?? ev.tree).root;
+  return root.children.some((c) => {
+    const def = c.type === 'decorated_definition' ? c.children.at(-1)! : c;
+    if (def.type !== 'function_definition' || def.start === test.start) return false;
+    const name = def.children.find((x) => x.field === 'name');
+    return !!name && called.has(ev.text(name)) && CLOSENESS_ASSERTION.test(ev.text(def));
   });
 }
 
@@ -252,7 +274,7 @@ function callersByName(ev: Evaluator): Map<string, PyNode[]> {
  * written over several lines).
  */
 const CLOSENESS_ASSERTION =
-  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal|assertAlmostEqual)\s*\(|\bassert\b[^\n]*(?:\berr\w*|\bdiff\w*|\babs\()[^\n]*<=?\s*(?:\d*\.?\d+(?:e-\d+)?|\w*tol\w*)|\bassertLess(?:Equal)?\s*\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*?,\s*(?:\d*\.?\d+e-\d+|0\.0*[1-9]\d*|\w*tol\w*)\s*\)/;
+  /\b(?:assert_allclose|assertAllClose|assert_close|allclose|assert_array_almost_equal|assertArrayAlmostEqual|assert_almost_equal|assertAlmostEqual)\s*\(|\bassert\b[^\n]*(?:\b(?:abs|rel)?err\w*|\bdiff\w*|\babs\()[^\n]*<=?\s*(?:\d*\.?\d+(?:e-\d+)?|\w*tol\w*)|\bassertLess(?:Equal)?\s*\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*?,\s*(?:\d*\.?\d+e-\d+|0\.0*[1-9]\d*|\w*tol\w*)\s*\)/;
 
 /** Comments in the enclosing function that say the missing scale is deliberate (T5, some linear attentions). */
 export function scaleOmittedOnPurpose(ev: Evaluator, node: PyNode): boolean {
