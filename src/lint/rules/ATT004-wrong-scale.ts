@@ -1405,11 +1405,13 @@ out = F.scaled_dot_product_attention(q, k, v)  # scales by 1/sqrt(E) itself`,
      * a length read off another axis, nor a name known only under a root.
      */
     function dividesByInverseRoot(op: ScaleOp, dim: DimInfo): boolean {
-      const token = operatorOf(op);
-      if (token !== '/' && token !== '/=') return false;
-      if (dim.literal !== undefined || dim.otherAxis || dim.rooted) return false;
-      const factor = ctx.text(op.factorNode);
-      return (op.factorNode.type !== 'call' && !/sqrt|\*\*/.test(factor)) || /\*\*\s*\(?\s*-\s*0?\.5\b/.test(factor);
+      return (
+        /^\/=?$/.test(String(operatorOf(op))) &&
+        dim.literal === undefined &&
+        !dim.otherAxis &&
+        !dim.rooted &&
+        /^(?:self\.)?\w+$|\*\*\s*\(?\s*-\s*0?\.5\b/.test(ctx.text(op.factorNode))
+      );
     }
 
     /** A positive power of a dimension on the scores: the logits grow with it. */

@@ -158,15 +158,10 @@ function comparesThroughHelper(ev: Evaluator, test: PyNode): boolean {
     const f = n.type === 'call' ? n.children.find((c) => c.field === 'function' && c.type === 'identifier') : undefined;
     if (f) called.add(ev.text(f));
   });
-  if (called.size === 0) return false;
   // The helper holds no attention code, so the filtered tree may not hold it: the file parsed whole does.
-  const root = (ev.tree.whole?.() ?? ev.tree).root;
-  return root.children.some((c) => {
-    const def = c.type === 'decorated_definition' ? c.children.at(-1)! : c;
-    if (def.type !== 'function_definition' || def.start === test.start) return false;
-    const name = def.children.find((x) => x.field === 'name');
-    return !!name && called.has(ev.text(name)) && CLOSENESS_ASSERTION.test(ev.text(def));
-  });
+  return wholeTree(ev).root.children.some(
+    (def) => def.type === 'function_definition' && called.has(ev.text(def.children.find((x) => x.field === 'name')!)) && CLOSENESS_ASSERTION.test(ev.text(def)),
+  );
 }
 
 /** A path of a test module: `test_*.py`, `*_test.py`, `conftest.py`, or a file under a `test` or `tests` folder. */
@@ -483,15 +478,16 @@ function normalisedSource(ev: Evaluator, n: PyNode): string {
     }
     // A learned gain on a normalised tensor (`unit(q) * self.q_gain`, `self.q_gain = mx.ones(...)`): the qk-norm's
     // own gain, which sets the logits' scale.
-    const gained = e.type === 'binary_operator' ? learnedGainOperand(ev, e) : undefined;
-    if (gained) {
+    if (e.type === 'binary_operator') {
+      const gained = learnedGainOperand(ev, e);
+      if (!gained) return '';
       e = gained;
       continue;
     }
     if (e.type !== 'call') return e.type === 'identifier' ? ev.text(e) : '';
     const callee = e.children.at(0)!;
     const text = ev.text(callee);
-    if (NORM_CALLEE.test(text) || l2Normalize(ev, e, text)) return NORM_OUTPUT;
+    if (NORM_CALLEE.test(text)) return NORM_OUTPUT;
     // A helper of the file that returns its argument divided by its own L2 norm (`def unit(x): return x /
     // mx.maximum(mx.sqrt(mx.sum(x * x, axis=-1, keepdims=True)), eps)`), read from its code, not its name.
     const helper = fileFunctionCalled(ev, e);
@@ -514,108 +510,62 @@ function normalisedSource(ev: Evaluator, n: PyNode): string {
 const CONCAT_CALLEE = /(?:^|\.)(?:cat|concat|concatenate)$/;
 
 /**
- * `value` joins the normalised `name` with cached entries (session 47): `k = torch.cat([past_k, k], dim=2)`, the new
- * keys last, every other piece read from outside this function's computations (a parameter, an attribute or a
- * subscript of one; not a name assigned here, such as MLA's `k_nope`); or `k, v = cache.extend(layer, k, v)`, a
- * method of an object that the file defines once and whose body concatenates the parameter `name` is passed as. The
- * cached entries were the new keys of earlier calls, normalised by the same code.
+ * `value` joins the normalised `name` with cached entries (session 47): `k, v = cache.extend(layer, k, v)`, a method
+ * (of another object than `self`) that one class of the file defines and whose body concatenates the parameter `name`
+ * is passed as, `k = mx.concatenate([self.keys[layer], k], axis=2)`. The cached entries were the new keys of earlier
+ * calls, normalised by the same code.
  */
-function joinsCacheWith(ev: Evaluator, value: PyNode, name: string, assignedHere: ReadonlySet<string>): boolean {
+function joinsCacheWith(ev: Evaluator, value: PyNode, name: string): boolean {
   const e = unparen(value);
-  if (e.type !== 'call') return false;
-  const callee = unparen(e.children.at(0)!);
-  const args = namedChildren(e.children.find((c) => c.field === 'arguments') ?? e);
-  if (CONCAT_CALLEE.test(ev.text(callee))) {
-    const list = args[0] && unparen(args[0]);
-    if (!list || (list.type !== 'list' && list.type !== 'tuple')) return false;
-    const pieces = namedChildren(list).map((p) => unparen(p));
-    const last = pieces.at(-1);
-    return (
-      pieces.length >= 2 &&
-      !!last &&
-      ev.text(last) === name &&
-      pieces.slice(0, -1).every((p) => {
-        const root = ev.text(p).split(/[^\w]/)[0] ?? '';
-        return p.type !== 'call' && root !== name && !assignedHere.has(root);
-      })
-    );
-  }
-  if (callee.type !== 'attribute') return false;
-  const recv = callee.children.find((c) => c.field === 'object');
-  const method = callee.children.find((c) => c.field === 'attribute');
-  if (!recv || !method || recv.type !== 'identifier' || ev.text(recv) === 'self') return false;
-  const index = args.findIndex((a) => a.type !== 'keyword_argument' && ev.text(unparen(a)) === name);
-  if (index < 0 || args.slice(0, index).some((a) => a.type === 'keyword_argument' || /splat/.test(a.type))) return false;
+  const callee = e.type === 'call' ? unparen(e.children.at(0)!) : undefined;
+  const m = callee && /^(?!self\.)[A-Za-z_]\w*\.(\w+)$/.exec(ev.text(callee));
+  if (!m) return false;
+  const args = namedChildren(e.children.at(1)!);
+  const index = args.findIndex((a) => ev.text(a) === name);
   // The cache's class may hold no attention text, so the filtered tree may leave its methods' bodies out: read the
   // file parsed whole (only for this rare shape: a normalised name handed to a method of another object).
   const defs: PyNode[] = [];
-  walk((ev.tree.whole?.() ?? ev.tree).root, (n) => {
-    if (n.type === 'function_definition' && enclosingClassOf(n) && ev.text(n.children.find((c) => c.field === 'name')!) === ev.text(method)) defs.push(n);
+  walk(wholeTree(ev).root, (n) => {
+    if (n.type === 'function_definition' && enclosingClassOf(n) && ev.text(n.children.find((c) => c.field === 'name')!) === m[1]) defs.push(n);
   });
-  const [def] = defs;
-  if (defs.length !== 1 || !def) return false;
-  const param = parametersOf(ev, def).find((p) => p.index === index);
-  if (!param) return false;
+  const param = defs.length === 1 ? parametersOf(ev, defs[0]!)[index] : undefined;
   let concatenates = false;
-  walk(def, (n) => {
-    if (n.type !== 'call' || !CONCAT_CALLEE.test(ev.text(n.children.at(0)!))) return;
-    const list = namedChildren(n.children.find((c) => c.field === 'arguments') ?? n)[0];
-    if (list && namedChildren(unparen(list)).some((p) => ev.text(unparen(p)) === param.name)) concatenates = true;
+  walk(defs[0] ?? e, (n) => {
+    if (param && n.type === 'call' && CONCAT_CALLEE.test(ev.text(n.children.at(0)!)) && new RegExp(`\\b${param.name}\\b`).test(ev.text(n.children.at(1)!)))
+      concatenates = true;
   });
   return concatenates;
 }
 
-/** `torch.nn.functional.normalize(x)` / `F.normalize(x, dim=-1)` (p=2, the default) and TensorFlow's `l2_normalize`. */
-function l2Normalize(ev: Evaluator, call: PyNode, callee: string): boolean {
-  if (/(?:^|\.)l2_normalize$/.test(callee)) return true;
-  if (!/^(?:F|functional|torch\.nn\.functional|nnf)\.normalize$/.test(callee)) return false;
-  const args = namedChildren(call.children.find((c) => c.field === 'arguments') ?? call);
-  const p = args.find((a) => a.type === 'keyword_argument' && ev.text(a.children.find((c) => c.field === 'name')!) === 'p');
-  const pos = args.filter((a) => a.type !== 'keyword_argument');
-  const order = p ? p.children.find((c) => c.field === 'value') : pos[1];
-  return order === undefined || /^2(?:\.0*)?$/.test(ev.text(order));
+/** The file parsed whole (the trees the engine lints are filtered, and carry it). */
+function wholeTree(ev: Evaluator): { root: PyNode } {
+  /* c8 ignore next -- the engine lints filtered trees, which carry whole(); a tree parsed whole has none and is whole */
+  return ev.tree.whole?.() ?? ev.tree;
 }
 
 /**
  * The function of the file a call names: a module-level `def` for `name(...)`, a method of the class enclosing the
- * call for `self.name(...)`; undefined when the name is bound more than once.
+ * call for `self.name(...)`; undefined when the name is bound more than once. Read from the file parsed whole: the
+ * filtered tree may leave out the body of a helper with no attention text (`def unit(x)`).
  */
 function fileFunctionCalled(ev: Evaluator, call: PyNode): PyNode | undefined {
-  const callee = unparen(call.children.at(0)!);
-  const wanted = callee.type === 'identifier' ? ev.text(callee) : /^self\.\w+$/.test(ev.text(callee)) ? ev.text(callee).slice(5) : undefined;
-  if (!wanted) return undefined;
-  let scope: PyNode | undefined = ev.tree.root;
-  if (callee.type !== 'identifier') {
-    let cls: PyNode | null = call.parent;
-    while (cls && cls.type !== 'class_definition') cls = cls.parent;
-    scope = cls?.children.find((c) => c.field === 'body');
-  }
-  if (!scope) return undefined;
-  const defs = scope.children
-    .map((c) => (c.type === 'decorated_definition' ? c.children.at(-1)! : c))
-    .filter((c) => c.type === 'function_definition' && ev.text(c.children.find((x) => x.field === 'name')!) === wanted);
-  const [def] = defs;
-  return defs.length === 1 && def ? wholeDefinition(ev, def) : undefined;
+  const text = ev.text(unparen(call.children.at(0)!));
+  const m = /^(self\.)?([A-Za-z_]\w*)$/.exec(text);
+  if (!m) return undefined;
+  const cls = m[1] ? enclosingClassAt(call) : undefined;
+  const defs: PyNode[] = [];
+  walk(wholeTree(ev).root, (n) => {
+    if (n.type !== 'function_definition' || ev.text(n.children.find((x) => x.field === 'name')!) !== m[2]) return;
+    const owner = enclosingClassOf(n);
+    if (m[1] ? owner !== undefined && owner.start === cls?.start : n.parent?.type === 'module') defs.push(n);
+  });
+  return defs.length === 1 ? defs[0] : undefined;
 }
 
-/**
- * A definition with its body: one whose body the relevance filter left out (`skipped`, a helper with no attention
- * text, such as `def unit(x)`) is read from the file parsed whole, at the same place.
- */
-function wholeDefinition(ev: Evaluator, def: PyNode): PyNode {
-  const whole = def.skipped ? ev.tree.whole?.() : undefined;
-  if (!whole) return def;
-  let found: PyNode | undefined;
-  walk(whole.root, (n) => {
-    if (found) return false;
-    if (n.type === 'function_definition' && n.start === def.start) {
-      found = n;
-      return false;
-    }
-    return n.start <= def.start && def.start < n.end;
-  });
-  /* c8 ignore next -- the whole parse holds every definition of the filtered one at the same offset */
-  return found ?? def;
+function enclosingClassAt(node: PyNode): PyNode | undefined {
+  let cls: PyNode | null = node.parent;
+  while (cls && cls.type !== 'class_definition') cls = cls.parent;
+  return cls ?? undefined;
 }
 
 /**
@@ -623,46 +573,23 @@ function wholeDefinition(ev: Evaluator, def: PyNode): PyNode {
  * ones (`mx.ones((heads, 1, head_dim))`, `nn.Parameter(torch.ones(d))`, `jnp.ones`): a learned gain.
  */
 function learnedGainOperand(ev: Evaluator, e: PyNode): PyNode | undefined {
-  if (operatorText(ev.tree, e) !== '*') return undefined;
-  const l = e.children.find((c) => c.field === 'left');
-  const r = e.children.find((c) => c.field === 'right');
-  if (!l || !r) return undefined;
-  for (const [gain, other] of [
-    [r, l],
-    [l, r],
-  ] as const) {
-    const g = unparen(gain);
-    if (/^self\.\w+$/.test(ev.text(g)) && onesAttribute(ev, e, ev.text(g).slice(5))) return unparen(other);
-  }
-  return undefined;
-}
-
-/** Every assignment to `self.<attr>` in the class enclosing `at` is a tensor of ones (and there is one at least). */
-function onesAttribute(ev: Evaluator, at: PyNode, attr: string): boolean {
-  let cls: PyNode | null = at.parent;
-  while (cls && cls.type !== 'class_definition') cls = cls.parent;
-  if (!cls) return false;
-  const values: string[] = [];
-  walk(cls, (n) => {
-    if (n.type !== 'assignment') return;
-    const targets = unparen(n.children.at(0)!);
-    const right = unparen(n.children.at(-1)!);
-    const ts = /^(?:pattern_list|tuple_pattern|expression_list|tuple)$/.test(targets.type) ? namedChildren(targets) : [targets];
-    const vs = /^(?:expression_list|tuple)$/.test(right.type) ? namedChildren(right) : [right];
-    ts.forEach((t, i) => {
-      if (ev.text(t) === `self.${attr}`) values.push(ev.text(vs[ts.length === vs.length ? i : 0] ?? right));
-    });
-  });
-  return values.length > 0 && values.every((v) => /^(?:(?:nn|torch\.nn)\.Parameter\()?\s*(?:mx|np|jnp|torch|tf)\.ones\(/.test(v));
+  const cls = enclosingClassAt(e);
+  const l = unparen(e.children.at(0)!);
+  const r = unparen(e.children.at(-1)!);
+  const gain = [r, l].find((g) => /^self\.\w+$/.test(ev.text(g)));
+  if (!cls || !gain || operatorText(ev.tree, e) !== '*') return undefined;
+  const attr = ev.text(gain).replace('.', '\\.');
+  const text = ev.text(cls);
+  const all = text.match(new RegExp(`${attr}\\s*=[^=]`, 'g'))?.length;
+  const ones = text.match(new RegExp(`${attr}\\s*=\\s*(?:(?:nn|torch\\.nn)\\.Parameter\\()?\\s*(?:mx|np|jnp|torch)\\.ones\\(`, 'g'))?.length;
+  return all === ones ? (gain === r ? l : r) : undefined;
 }
 
 function normalisedNames(ev: Evaluator, fn: PyNode): Set<string> {
   const out = new Set<string>();
-  const assignedHere = new Set<string>();
   forEachAssignedName(ev, fn, (t, value) => {
     const src = normalisedSource(ev, value);
-    const joined = src === '' && out.has(t) && joinsCacheWith(ev, value, t, assignedHere);
-    assignedHere.add(t);
+    const joined = src === '' && out.has(t) && joinsCacheWith(ev, value, t);
     if (src === NORM_OUTPUT || out.has(src) || joined) out.add(t);
     // Assigned anew from something else: no longer normalised (`q = self.q_proj(x)` after a normalised q).
     else out.delete(t);
