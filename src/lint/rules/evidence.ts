@@ -528,9 +528,10 @@ function joinsCacheWith(ev: Evaluator, value: PyNode, name: string): boolean {
   walk(wholeTree(ev).root, (n) => {
     if (n.type === 'function_definition' && enclosingClassOf(n) && ev.text(n.children.find((c) => c.field === 'name')!) === m[1]) defs.push(n);
   });
-  const param = defs.length === 1 ? parametersOf(ev, defs[0]!)[index] : undefined;
+  const [first] = defs;
+  const param = first && defs.length === 1 ? parametersOf(ev, first)[index] : undefined;
   let concatenates = false;
-  walk(defs[0] ?? e, (n) => {
+  walk(first ?? e, (n) => {
     if (param && n.type === 'call' && CONCAT_CALLEE.test(ev.text(n.children.at(0)!)) && new RegExp(`\\b${param.name}\\b`).test(ev.text(n.children.at(1)!)))
       concatenates = true;
   });
