@@ -159,9 +159,11 @@ function comparesThroughHelper(ev: Evaluator, test: PyNode): boolean {
     if (f) called.add(ev.text(f));
   });
   // The helper holds no attention code, so the filtered tree may not hold it: the file parsed whole does.
-  return wholeTree(ev).root.children.some(
-    (def) => def.type === 'function_definition' && called.has(ev.text(def.children.find((x) => x.field === 'name')!)) && CLOSENESS_ASSERTION.test(ev.text(def)),
-  );
+  // A decorated helper (`@torch.no_grad()` over `def compare(...)`) is its definition.
+  return wholeTree(ev).root.children.some((c) => {
+    const def = c.type === 'decorated_definition' ? c.children.at(-1)! : c;
+    return def.type === 'function_definition' && called.has(ev.text(def.children.find((x) => x.field === 'name')!)) && CLOSENESS_ASSERTION.test(ev.text(def));
+  });
 }
 
 /** A path of a test module: `test_*.py`, `*_test.py`, `conftest.py`, or a file under a `test` or `tests` folder. */
