@@ -25,6 +25,7 @@ import type { Evaluator } from './evaluator';
 import { noteNanGuard, type Ctx, type MaskSite } from './facts';
 import { cacheMethod, isGrowingState, isHandedBack, isStoredBack } from './kv-cache';
 import { dataLoaderBatches } from './data-loaders';
+import { dividesByOwnNorm } from './hand-norms';
 import {
   causalAdditive,
   creationSizes,
@@ -676,8 +677,27 @@ function softmaxBackward(ev: Evaluator, w: AValue, otherNode: PyNode, ctx: Ctx):
   if (!sub) return false;
   const red = ev.eval(sub, ctx).reduced;
   if (red?.kind !== 'sum') return false;
-  const of = red.of.attn;
+  // The weighted sum written with the upstream gradient first (`(d_attn * attn).sum(-1)`): the product's value may not
+  // carry the weights' facts, so its factors are read (session 47, a NumPy transformer's manual backward pass).
+  const of = red.of.attn?.stage === 'weights' ? red.of.attn : weightsFactorOfSum(ev, sub, ctx);
   return of?.stage === 'weights' && (of.softmax?.site === undefined || of.softmax.site === w.attn?.softmax?.site);
+}
+
+/** The attention weights among the factors of the product a sum reduces (`(dA * A).sum(-1)`, `np.sum(dA * A, axis=-1)`). */
+function weightsFactorOfSum(ev: Evaluator, sum: PyNode, ctx: Ctx): AValue['attn'] {
+  const call = unparen(sum);
+  if (call.type !== 'call') return undefined;
+  const fn = childByField(call, 'function');
+  const receiver = fn?.type === 'attribute' ? childByField(fn, 'object') : undefined;
+  const moduleForm = receiver && /^(?:np|numpy|jnp|torch|tf|mx)$/.test(ev.text(receiver));
+  const summed = receiver && !moduleForm ? receiver : namedChildren(childByField(call, 'arguments') ?? call)[0];
+  const product = summed && unparen(summed);
+  if (!product || product.type !== 'binary_operator' || operatorText(ev.tree, product) !== '*') return undefined;
+  for (const side of [childByField(product, 'left'), childByField(product, 'right')]) {
+    const attn = side ? ev.eval(side, ctx).attn : undefined;
+    if (attn?.stage === 'weights') return attn;
+  }
+  return undefined;
 }
 
 /** t times a tensor of unknown meaning: t's facts, on the layout the two broadcast to (t's own when a rank is unknown). */
@@ -751,6 +771,8 @@ function divide(ev: Evaluator, lv: AValue, rv: AValue, _l: PyNode | undefined, r
     if (of.role && of.role === lv.role) return { ...lv, normalized: true };
   }
   if (rv.reduced && rv.reduced.kind === 'norm') return { ...lv, normalized: true };
+  // The same L2 norm written out by hand, `x / sqrt(sum(x * x, axis=-1, keepdims=True))` (MLX, NumPy): a unit vector.
+  if (!lv.attn && dividesByOwnNorm(ev.tree, _l, r)) return { ...lv, normalized: true };
   // Scores divided by a tensor-valued scale (torch.sqrt(torch.tensor(d)), a temperature parameter).
   if ((lv.attn || lv.role === 'query' || lv.role === 'key') && r && (rv.dimPow || rv.scaleName || (rootName(ev, r) && isScaleName(rootName(ev, r)!))))
     return scaleTensor(ev, lv, rv, r, node, true, ctx);
@@ -1246,6 +1268,11 @@ export function evalSubscript(ev: Evaluator, node: PyNode, ctx: Ctx): AValue {
         return v.elements[idx] ?? UNKNOWN; // past either end: unknown
       }
       if (v.elements && subs[0]?.type === 'slice') return sliceTuple(ev, v.elements, subs[0]);
+      // `q[h]` of equal pieces (`q = torch.chunk(q, chunks=self.heads, dim=-1)`, every element the same value) by an
+      // index the code does not state (a loop over the heads): any piece, with the facts of all (a scale folded in
+      // before the split; session 47, ATT003 on apple/ml-cvnets-style per-head loops).
+      const [first] = v.elements ?? [];
+      if (first && v.elements!.every((e) => e === first) && subs[0] && unparen(subs[0]).type !== 'slice') return first;
       // `masks[i]` of a list of masks of one meaning and unknown length (a comprehension's): one of them.
       if (!v.elements && v.items?.kind === 'tensor' && v.items.mask && subs[0] && unparen(subs[0]).type !== 'slice') return v.items;
     }
