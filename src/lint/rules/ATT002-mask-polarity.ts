@@ -8,15 +8,16 @@ import { maskOfName } from '../analysis/names';
 import { importingFiles } from '../analysis/importers';
 import type { MaskInfo, MaskJoin, PathOp } from '../analysis/values';
 import { defineTemplates, msg, type MessageParts, type Template } from '../message';
-import { childByField, unparen, walk, type PyNode } from '../syntax/tree';
+import { childByField, namedChildren, unparen, walk, type PyNode } from '../syntax/tree';
 import { apiName, parenthesize, quote, type FixSpec, type RelatedSpec, type Rule, type RuleContext } from './rule';
 import { maskBuilt } from './related';
-import { alternatives, testReference } from './evidence';
+import { alternatives, consumersOf, testReference } from './evidence';
 
 /** A file's text, as the workspace caches it. */
 const sourceText = (source: string): string => source;
 
 const T = defineTemplates({
+  sentinelFill: '{0}, a sentinel the next statement rewrites to a large negative fill',
   receiverMaskedFill: 'masked_fill with a large negative value',
   receiverAdditive: 'an additive mask (mask × large negative value)',
   receiverSubtracted: 'subtracting it times a large number from the scores',
@@ -122,6 +123,8 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
     /** Combinations already reported (their node), for masks joined the wrong way (checkJoin). */
     const reportedJoins = new Set<number>();
     const sites: MaskSite[] = [];
+    /** Additions of a sentinel judged as the fill that rewrites it (sentinelRewritten). */
+    const sentinelJudged = new Set<number>();
     /** Mask nodes whose polarity some evaluation context knows from the mask's construction, not from a name. */
     const knownElsewhere = new Set<number>();
     /**
@@ -308,7 +311,13 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       // The step on the scores' path is the fill itself, or the addition of an additive mask written there (`s + tri * -1e9`).
       const step = (o: PathOp): boolean => o.kind === 'mask' && (o.node === site.node || (o.maskNode !== undefined && unparen(o.maskNode) === site.node));
       const readers = ctx.analysis.facts.softmax.filter((s) => alternatives(s.input).some((alt) => alt.some(step)));
-      const keysFirst = (s: (typeof readers)[number]): boolean => normalisedAxis(s) === -2 && s.input.attn?.keyAxis === -2 && s.input.attn.queryAxis === -1;
+      // The product with the values sums the weights over their last axis (`wei @ v` after `softmax(k @ q.T, dim=1)`):
+      // each row is the token whose output it is, so the rows are the queries whatever the operands were called, and the
+      // softmax over the other axis is ATT001's finding, not a layout that flips the mask.
+      const rowsAttend = (s: (typeof readers)[number]): boolean =>
+        consumersOf(ctx.analysis, s.node).some((c) => c.withValues && c.site.a.attn?.softmax?.site === s.node && c.contracted === -1);
+      const keysFirst = (s: (typeof readers)[number]): boolean =>
+        normalisedAxis(s) === -2 && s.input.attn?.keyAxis === -2 && s.input.attn.queryAxis === -1 && !rowsAttend(s);
       return readers.length > 0 && readers.every(keysFirst) ? 'keysFirst' : 'queriesFirst';
     }
 
@@ -377,6 +386,17 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       // keep mask, the 4-D additive one and boolean masks of either meaning from function to function, and the other
       // fill is no data flow to this one.
       if (m.byName && (site.convention === 'api' ? nameContradicted(m.nameSource) || !apiNameCorroborated(site) : !fillNameCorroborated(site))) return;
+      // A large positive sentinel added where the mask is 1 and rewritten to a fill right after
+      // (`scores[scores >= 1e9] = -inf`): the scores reaching the softmax are filled where the mask is 1, so the mask
+      // itself (not its flip) is judged, as masked_fill's.
+      if (m.fromAdditive && !sentinelJudged.has(site.node.id) && sentinelRewritten(site)) {
+        sentinelJudged.add(site.node.id);
+        const own = ctx.analysis.eval(site.maskNode, site.ctx).mask;
+        if (!own?.polarity) return;
+        const { scaledPositive: _sp, ...plain } = own;
+        check({ ...site, mask: { ...site.mask, mask: { ...plain, why: msg(T.sentinelFill, own.why) } } });
+        return;
+      }
       if (m.polarity === site.expects) return;
       if (reported.has(site.maskNode.id)) return;
       // A test's reference computation follows the convention of the kernel it checks, or the test fails.
@@ -421,6 +441,43 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
             ? { node: site.node, message: msg(T.readsAs, apiName(site.display), site.param, describePolarity(site.expects)) }
             : undefined,
         ],
+      });
+    }
+
+    /**
+     * The site adds a mask times a large positive number to the scores (`scores = scores * (1 - future) + 1e9 * future`)
+     * and one of the next two statements of the block rewrites every entry at least that large into a large negative
+     * fill (`scores[scores >= 1e9] = -torch.inf`, also `>` or `==`): the positive number is a sentinel, and what the
+     * softmax reads is the scores filled where the mask is 1, the convention of `masked_fill`, not an addition.
+     */
+    function sentinelRewritten(site: MaskSite): boolean {
+      const add = unparen(site.node);
+      if (add.type !== 'binary_operator' || !ctx.analysis.eval(site.maskNode, site.ctx).mask?.scaledPositive) return false;
+      let st: PyNode = add;
+      while (st.parent && st.parent.type !== 'block' && st.parent.type !== 'module') st = st.parent;
+      const assign = st.type === 'expression_statement' ? namedChildren(st)[0] : undefined;
+      const target = assign?.type === 'assignment' ? childByField(assign, 'left') : undefined;
+      const block = st.parent;
+      if (!target || target.type !== 'identifier' || !block) return false;
+      const name = ctx.text(target);
+      const large = (t: string): boolean => Number(t) >= 1e4;
+      const after = namedChildren(block)
+        .filter((n) => n.start >= st.end)
+        .slice(0, 2);
+      return after.some((next) => {
+        const a = next.type === 'expression_statement' ? namedChildren(next)[0] : undefined;
+        const left = a?.type === 'assignment' ? childByField(a, 'left') : undefined;
+        const right = a ? childByField(a, 'right') : undefined;
+        if (!left || !right || left.type !== 'subscript' || ctx.text(childByField(left, 'value') ?? left) !== name) return false;
+        const index = childByField(left, 'subscript');
+        const cmp = index && unparen(index);
+        if (cmp?.type !== 'comparison_operator') return false;
+        const [l, r] = namedChildren(cmp);
+        const op = cmp.children.find((c) => !c.named)?.type;
+        if (!l || !r || ctx.text(l) !== name || !large(ctx.text(r)) || !(op === '>=' || op === '>' || op === '==')) return false;
+        return /^-\s*(?:(?:torch|np|numpy|math|jnp)\.)?inf$|^-?float\(\s*["']-inf["']\s*\)$|^-\s*\d+(?:\.\d*)?e\+?\d+$/.test(
+          ctx.text(right).replace(/\s+/g, ''),
+        );
       });
     }
 
