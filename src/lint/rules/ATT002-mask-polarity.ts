@@ -393,12 +393,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
       // A large positive sentinel added where the mask is 1 and rewritten to a fill right after
       // (`scores[scores >= 1e9] = -inf`): the scores reaching the softmax are filled where the mask is 1, so the mask
       // itself (not its flip) is judged, as masked_fill's.
-      if (m.fromAdditive && !sentinelJudged.has(site.node.id) && sentinelRewritten(site)) {
+      const sentinel = m.fromAdditive && !sentinelJudged.has(site.node.id) ? sentinelRewritten(site) : undefined;
+      if (sentinel) {
         sentinelJudged.add(site.node.id);
-        const own = ctx.analysis.eval(site.maskNode, site.ctx).mask;
-        if (!own?.polarity) return;
-        const { scaledPositive: _sp, ...plain } = own;
-        check({ ...site, mask: { ...site.mask, mask: { ...plain, why: msg(T.sentinelFill, own.why) } } });
+        const { scaledPositive: _sp, ...plain } = sentinel;
+        check({ ...site, mask: { ...site.mask, mask: { ...plain, why: msg(T.sentinelFill, sentinel.why) } } });
         return;
       }
       if (m.polarity === site.expects) return;
@@ -454,35 +453,33 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
      * fill (`scores[scores >= 1e9] = -torch.inf`, also `>` or `==`): the positive number is a sentinel, and what the
      * softmax reads is the scores filled where the mask is 1, the convention of `masked_fill`, not an addition.
      */
-    function sentinelRewritten(site: MaskSite): boolean {
+    function sentinelRewritten(site: MaskSite): MaskInfo | undefined {
       const add = unparen(site.node);
-      if (add.type !== 'binary_operator' || !ctx.analysis.eval(site.maskNode, site.ctx).mask?.scaledPositive) return false;
+      const own = ctx.analysis.eval(site.maskNode, site.ctx).mask;
+      if (add.type !== 'binary_operator' || !own?.scaledPositive || !own.polarity) return undefined;
       let st: PyNode = add;
       while (st.parent && st.parent.type !== 'block' && st.parent.type !== 'module') st = st.parent;
       const assign = st.type === 'expression_statement' ? namedChildren(st)[0] : undefined;
       const target = assign?.type === 'assignment' ? childByField(assign, 'left') : undefined;
-      const block = st.parent;
-      if (!target || target.type !== 'identifier' || !block) return false;
+      if (!target || target.type !== 'identifier' || !st.parent) return undefined;
       const name = ctx.text(target);
-      const large = (t: string): boolean => Number(t) >= 1e4;
-      const after = namedChildren(block)
+      const after = namedChildren(st.parent)
         .filter((n) => n.start >= st.end)
         .slice(0, 2);
-      return after.some((next) => {
-        const a = next.type === 'expression_statement' ? namedChildren(next)[0] : undefined;
+      const rewrites = after.some((next) => {
+        const a = namedChildren(next)[0];
         const left = a?.type === 'assignment' ? childByField(a, 'left') : undefined;
-        const right = a ? childByField(a, 'right') : undefined;
-        if (!left || !right || left.type !== 'subscript' || ctx.text(childByField(left, 'value') ?? left) !== name) return false;
-        const index = childByField(left, 'subscript');
-        const cmp = index && unparen(index);
-        if (cmp?.type !== 'comparison_operator') return false;
+        const index = left?.type === 'subscript' ? childByField(left, 'subscript') : undefined;
+        const cmp = index ? unparen(index) : undefined;
+        if (!left || !cmp || cmp.type !== 'comparison_operator' || ctx.text(childByField(left, 'value')!) !== name) return false;
         const [l, r] = namedChildren(cmp);
         const op = cmp.children.find((c) => !c.named)?.type;
-        if (!l || !r || ctx.text(l) !== name || !large(ctx.text(r)) || !(op === '>=' || op === '>' || op === '==')) return false;
+        if (ctx.text(l) !== name || !(Number(ctx.text(r)) >= 1e4) || !(op === '>=' || op === '>' || op === '==')) return false;
         return /^-\s*(?:(?:torch|np|numpy|math|jnp)\.)?inf$|^-?float\(\s*["']-inf["']\s*\)$|^-\s*\d+(?:\.\d*)?e\+?\d+$/.test(
-          ctx.text(right).replace(/\s+/g, ''),
+          ctx.text(childByField(a, 'right')!).replace(/\s+/g, ''),
         );
       });
+      return rewrites ? own : undefined;
     }
 
     /** The workspace stores a mask of the other meaning (or of both meanings) under the name the polarity comes from. */
