@@ -80,10 +80,25 @@ function causalTriangle(m: MaskInfo): boolean {
   return shownByCode(m) && !m.padding && !!m.tri && Math.abs(m.tri.k) <= 1 && (m.tri.region === 'upper' ? m.tri.k >= 0 : m.tri.k <= 0);
 }
 
+/**
+ * The side of the diagonal a triangle built by the code marks (`triu` upper, `tril` lower; one whose diagonal is a
+ * size the code does not fix, `triu(ones, M + 1)`, by the side its polarity stands for); undefined for any other mask.
+ */
+function triangleSide(m: MaskInfo | undefined): 'upper' | 'lower' | undefined {
+  if (!m || m.padding || m.join || m.additive || !shownByCode(m)) return undefined;
+  if (m.tri) return m.tri.region;
+  return m.causal && m.polarity ? (m.polarity === 'ignore' ? 'upper' : 'lower') : undefined;
+}
+
 /** The causal bound a combination with `a` and `b` keeps: one triangle's (or both, when they agree). */
 export function causalBoundOf(a: MaskInfo | undefined, b: MaskInfo | undefined): Pick<MaskInfo, 'causalBound'> {
   const of = (m: MaskInfo | undefined): MaskInfo['causalBound'] =>
     m ? (m.causalBound ?? (causalTriangle(m) && m.polarity ? { polarity: m.polarity, part: m } : undefined)) : undefined;
+  // An upper and a lower triangle joined (`triu(ones, M + 1) + tril(ones, 0)`, Transformer-XL's same-length mask over
+  // memory and new keys) mark the two sides of a band: the outside (or inside) of a window of keys, not a causal
+  // triangle bounded by another mask, so neither triangle bounds what the result means.
+  const [sa, sb] = [triangleSide(a), triangleSide(b)];
+  if (sa && sb && sa !== sb) return {};
   const [x, y] = [of(a), of(b)];
   const bound = x && y ? (x.polarity === y.polarity ? x : undefined) : (x ?? y);
   return bound ? { causalBound: bound } : {};
