@@ -275,11 +275,6 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[], hel
       if (seen.has(name)) continue;
       seen.add(name);
       for (const j of byName.get(name) ?? []) {
-        // A class a kept block builds (`self.to_k = HeadProjection(width, heads)`) is called through its instances:
-        // what its forward returns (queries split into heads by `rearrange`, a view) is read at those calls, so it is
-        // copied whole, as a helper function is.
-        const built = helpers && blocks[j]?.kind === 'class' && !helpers[j] && constructs(text, name);
-        if (built) helpers[j] = true;
         if (!keep[j]) {
           keep[j] = true;
           if (helpers && blocks[j]?.kind === 'def') helpers[j] = true;
@@ -291,11 +286,6 @@ export function selectBlocks(source: string, blocks: readonly SourceBlock[], hel
   }
   if (helpers) copyBaseClasses(blocks, texts, keep, byName, helpers);
   return keep;
-}
-
-/** `Name(` in `text`: a call of the class named, which builds an instance. */
-function constructs(text: string, name: string): boolean {
-  return new RegExp(`(?<![\\w.])${name}\\s*\\(`).test(text);
 }
 
 /** `class Name(Base, Mixin, metaclass=M):` at a block's start: the bases' text. */

@@ -1,13 +1,13 @@
 // Session 47 (eng-s47c): the head axis lost at a module call whose `forward` splits its input into heads.
 //
 // Class: a small module of the file, built by the attention class (`self.to_k = SplitHeads(dim, heads)`), whose
-// forward projects its input and splits the width into heads (`rearrange(self.proj(x), "b n (h d) -> b h n d",
-// h=self.heads)`, `self.lin(x).view(b, n, self.heads, -1)`), with no attention word of its own (no `transpose`,
-// `scale`, `mask`). The parser copied only the bodies whose text says attention (syntax/tree.ts: RELEVANT), so the
-// module's class was an opaque node: a call of its instance returned a tensor with no axes, and a size read off the
-// head axis of its output (`k.size(1)` of (batch, heads, length, head width) keys) was not known to count heads.
-// A class that a kept block builds is now copied whole (syntax/blocks.ts: selectBlocks), as a helper function a
-// site calls already was: what its forward returns is read where its instances are called.
+// forward projects its input and splits the width into heads with einops (`rearrange(self.proj(x), "b n (h d) -> b h
+// n d", h=self.heads)`), with no attention word of its own (no `transpose`, `scale`, `mask`). The parser copies only
+// the function and class bodies whose text says attention (analysis/prefilters.ts, body; syntax/tree.ts: RELEVANT), so
+// the module's class was an opaque node: a call of its instance returned a tensor with no axes, and a size read off
+// the head axis of its output (`k.size(1)` of (batch, heads, length, head width) keys) was not known to count heads.
+// An einops pattern that splits or merges an axis (a group of two axes before or after its arrow) now makes a body
+// worth copying, as `transpose` and `permute` already did (a view then `.transpose(1, 2)` was read before).
 import { strict as assert } from 'node:assert';
 import { findingLines, workspaceFindingLines } from './helpers';
 
@@ -48,8 +48,9 @@ const BLOCK = (axis: string): string => `class CrossBlock(nn.Module):
         return torch.matmul(torch.softmax(logits, dim=-1), v)
 `;
 
-const SPLIT_VIEW = `import torch
+const SPLIT_LAST = `import torch
 import torch.nn as nn
+from einops import rearrange
 
 
 class HeadView(nn.Module):
@@ -59,8 +60,7 @@ class HeadView(nn.Module):
         self.lin = nn.Linear(dim, dim)
 
     def forward(self, x):
-        b, n, _ = x.shape
-        return self.lin(x).view(b, n, self.heads, -1)
+        return rearrange(self.lin(x), "b n (h c) -> b n h c", h=self.heads)
 
 
 class Encoder(nn.Module):
@@ -87,9 +87,14 @@ describe('ATT004 heads split by a module the attention class builds (session 47)
     assert.deepEqual(await findingLines(src, 'ATT004'), []);
   });
 
-  it('reports the head count read off queries a module viewed as (batch, length, heads, width)', async () => {
-    assert.deepEqual(await findingLines(SPLIT_VIEW.replace('AXIS', '2'), 'ATT004'), [25]);
-    assert.deepEqual(await findingLines(SPLIT_VIEW.replace('AXIS', '-1'), 'ATT004'), []);
+  it('reports the head count read off queries a module split as (batch, length, heads, width)', async () => {
+    assert.deepEqual(await findingLines(SPLIT_LAST.replace('AXIS', '2'), 'ATT004'), [25]);
+    assert.deepEqual(await findingLines(SPLIT_LAST.replace('AXIS', '-1'), 'ATT004'), []);
+  });
+
+  it('keeps the module opaque without a split: a plain projection module gives no head axis to read', async () => {
+    const plain = SPLIT_LAST.replace('return rearrange(self.lin(x), "b n (h c) -> b n h c", h=self.heads)', 'return self.lin(x)');
+    assert.deepEqual(await findingLines(plain.replace('AXIS', '2'), 'ATT004'), []);
   });
 
   it('reads the module across files: SplitHeads in layers.py, the block in model.py', async () => {
