@@ -31,13 +31,18 @@ const OWN_ATTENTION_CLASSES = String.raw`Multi[Hh]ead|Multi\w*Attention`;
 const ATTENTION_WORDS = String.raw`attn|attention|Multi`;
 /** Masks, causal flags and products written as methods (`x.mul(m)`, `s.div(d)`, `times`). */
 const MASKING_WORDS = String.raw`mask|causal|times|mul\(|div\(`;
+/** An einops pattern with a group of two axes before or after its arrow (`(h d) ->`, `-> b (h d)`), inside one string. */
+const EINOPS_GROUP = String.raw`\([ \t]*[A-Za-z_]\w*[ \t]+[A-Za-z_]\w*[ \t]*\)[^'"\n]*->|->[^'"\n]*\([ \t]*[A-Za-z_]\w*[ \t]+[A-Za-z_]\w*[ \t]*\)`;
 /** What a statement needs to be evaluated eagerly beyond a site: a head split, a renormalisation, a NaN guard, a scale. */
 const ROOT_WORDS = String.raw`//|\.sum\(|nan|scal|sqrt|rsqrt|temperature|register_buffer`;
 /**
  * What makes a function or class body worth copying beyond a site: scales, layouts, caches, precision, q/k names, and
- * FlexAttention's mask_mod(b, h, q_idx, kv_idx) (its key index parameter, as PyTorch names it).
+ * FlexAttention's mask_mod(b, h, q_idx, kv_idx) (its key index parameter, as PyTorch names it), and an einops pattern
+ * that splits or merges an axis (`"b n (h d) -> b h n d"`, `"b h n d -> b n (h d)"`): a module whose forward only
+ * projects its input and splits it into heads is read where its instances are called, so that the head axis survives
+ * the call (a size read off it, `k.size(1)`, is then known to count heads).
  */
-const BODY_WORDS = String.raw`attn|atten|mask|normalize\(|\.sum\(|scale|sqrt|transpose|permute|swapaxes|causal|cache|register_buffer|float16|half|autocast|quer|\bkeys?\b|\bkv_idx\b`;
+const BODY_WORDS = String.raw`attn|atten|mask|normalize\(|\.sum\(|scale|sqrt|transpose|permute|swapaxes|causal|cache|register_buffer|float16|half|autocast|quer|\bkeys?\b|\bkv_idx\b|${EINOPS_GROUP}`;
 
 /**
  * A layer's weight named in a string (`state_dict[prefix + "q_proj.weight"]`, `name.endswith("q_proj.weight")`):
