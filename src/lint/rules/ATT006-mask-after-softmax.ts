@@ -5,10 +5,10 @@ import { axisAt, type MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { apiName, quote, type Rule, type RuleContext } from './rule';
-import { enclosingFunction, unparen, type PyNode } from '../syntax/tree';
-import { armDeadInCtx, liveInCtx } from '../analysis/flags';
-import { addsZeroOne } from '../analysis/ops';
-import { asCalledAt, liveDefinitions, maskBuilt } from './related';
+import { enclosingFunction } from '../syntax/tree';
+import { armDeadInCtx } from '../analysis/flags';
+import { zeroOneIntoBias } from '../analysis/bias-accumulation';
+import { asCalledAt, maskBuilt } from './related';
 import { discardedSite } from '../analysis/discarded';
 import { filledWith, isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
 
@@ -159,28 +159,6 @@ out = weights @ v`,
       const filled = filledWith(ev, op.maskNode, site.ctx);
       return filled ? msg(T.multipliesByFilled, quoted, filled.value, quote(filled.name), quote(filled.built, 50)) : msg(T.multipliesByMask, quoted);
     };
-    /**
-     * The statement that adds a 0/1 mask into a bias the function made as zeros (`attn_bias = torch.zeros(...)`, then
-     * `attn_bias += attn_mask`), when that is the one definition of the bias reaching the scores' sum here: the value
-     * added is the 0/1 mask and what it is added to is the zeros alone (a fill in an `if` arm this call cannot take,
-     * `if is_causal:` called with False, adds nothing).
-     */
-    const biasAccumulation = (maskNode: PyNode | undefined, site: SoftmaxSite): PyNode | undefined => {
-      const u = maskNode && unparen(maskNode);
-      if (u?.type !== 'identifier') return undefined;
-      const defs = liveDefinitions(ev, u, site.ctx);
-      // The accumulation, and the zeros before it where they reach the sum past an `if` around it (`if attn_mask is
-      // not None:`).
-      const augs = defs.filter((x) => x.kind === 'aug');
-      const d = augs.length === 1 ? augs[0] : undefined;
-      if (d?.kind !== 'aug' || (d.op !== '+' && d.op !== '+=') || !d.value) return undefined;
-      const prev = liveInCtx(ev, d.prev ?? [], site.ctx);
-      if (!defs.every((x) => x === d || prev.includes(x))) return undefined;
-      if (prev.length === 0 || !prev.every((p) => ev.evalDef(p, site.ctx).zeros === true)) return undefined;
-      const m = ev.eval(d.value, site.ctx).mask;
-      if (!m || !addsZeroOne(m)) return undefined;
-      return d.target.parent?.type === 'augmented_assignment' ? d.target.parent : undefined;
-    };
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
     const scoreFills: FillSite[] = [];
@@ -310,7 +288,7 @@ out = weights @ v`,
               // A 0/1 mask added into a bias of zeros (`attn_bias += attn_mask`) that the scores then take: reported where
               // the mask goes into the bias, the line that treats it as additive (the scores' sum is right for the
               // additive masks the bias is meant for).
-              const into = op.how === 'add01' ? biasAccumulation(op.maskNode, site) : undefined;
+              const into = op.how === 'add01' ? zeroOneIntoBias(ev, op.maskNode, site.ctx) : undefined;
               if (into) reported.add(into.id);
               const at = into ?? op.node;
               const quoted = asCalledAt(quote(ctx.text(at), 50), site.ctx);
