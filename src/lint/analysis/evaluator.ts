@@ -1622,7 +1622,9 @@ export class Evaluator {
         return unpack(elementOf(this.eval(def.value, ctx)), def.path, def.star);
       }
       case 'aug': {
-        const prev = joinAll((def.prev ?? []).map((d) => this.evalDef(d, ctx)));
+        // The definitions before it that can reach it here: one in an arm this call cannot take (`bias.masked_fill_(...)`
+        // under `if is_causal:`, called with is_causal=False) is none, as for any read of the name (liveInCtx).
+        const prev = joinAll(liveInCtx(this, def.prev ?? [], ctx).map((d) => this.evalDef(d, ctx)));
         const rhs = this.eval(def.value, ctx);
         return callOperator(this, def.op ?? '', prev, rhs, def.target, def.value, def.target, ctx);
       }

@@ -680,6 +680,24 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
           : undefined;
     return idsPaddingMask(ids, idsNode, keep, PHRASES.trueAtRealTokensPadZero, PHRASES.trueAtPaddingPadZero);
   };
+  // Features summed over their last axis against 0 (`x.sum(dim=-1) != 0`, `x.abs().sum(-1) == 0`): padded positions
+  // hold zero vectors, so `!=` is True at real positions (a keep mask over them) and `==` at the padding.
+  const featureSums = (sum: AValue, other: AValue, o: string): AValue | undefined => {
+    const r = sum.reduced;
+    const of = r?.of;
+    if (r?.kind !== 'sum' || !of || of.kind !== 'tensor' || other.kind !== 'number' || other.num !== 0 || (o !== '==' && o !== '!=')) return undefined;
+    const lastAxis = r.axis === -1 || (r.axis !== undefined && r.axis !== 'all' && of.ndim !== undefined && r.axis === of.ndim - 1);
+    if (!lastAxis || of.mask || of.attn || of.tokenIds || of.ones || of.zeros || of.index) return undefined;
+    const keep = o === '!=';
+    const why = msg(keep ? PHRASES.trueAtRealTokens : PHRASES.trueAtPadding, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
+    return tensor({
+      ...(sum.ndim !== undefined ? { ndim: sum.ndim, axes: sum.axes } : {}),
+      dtype: 'bool',
+      mask: { polarity: keep ? 'keep' : 'ignore', dtype: 'bool', padding: true, padAxes: [-1], why },
+    });
+  };
+  const summed = featureSums(av, bv, op) ?? featureSums(bv, av, mirror(op));
+  if (summed) return summed;
   const byOrder = orderedIds(av, a, bv, op) ?? orderedIds(bv, b, av, mirror(op));
   if (byOrder) return byOrder;
   const negative = negativeIds(av, a, bv, op) ?? negativeIds(bv, b, av, mirror(op));

@@ -972,7 +972,7 @@ function isLargePositive(v: AValue): boolean {
  * 0/1 values with a polarity (`attention_mask[:, None, None, :]` of a mask that defaults to ones, `(ids != pad).float()`).
  * A name alone never counts: Hugging Face code calls the additive mask `attention_mask` too.
  */
-function addsZeroOne(m: MaskInfo): boolean {
+export function addsZeroOne(m: MaskInfo): boolean {
   if (m.additive || !m.polarity || m.scaledPositive) return false;
   // A boolean dtype known only from a name (`key_padding_mask`: PyTorch also accepts a float additive one) is no
   // evidence that 0/1 is added.
