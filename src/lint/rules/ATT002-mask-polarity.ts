@@ -471,10 +471,10 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         const left = a?.type === 'assignment' ? childByField(a, 'left') : undefined;
         const index = left?.type === 'subscript' ? childByField(left, 'subscript') : undefined;
         const cmp = index ? unparen(index) : undefined;
-        if (!left || !cmp || cmp.type !== 'comparison_operator' || ctx.text(childByField(left, 'value')!) !== name) return false;
+        if (!a || !left || !cmp || cmp.type !== 'comparison_operator' || ctx.text(childByField(left, 'value')!) !== name) return false;
         const [l, r] = namedChildren(cmp);
         const op = cmp.children.find((c) => !c.named)?.type;
-        if (ctx.text(l) !== name || !(Number(ctx.text(r)) >= 1e4) || !(op === '>=' || op === '>' || op === '==')) return false;
+        if (!l || !r || ctx.text(l) !== name || !(Number(ctx.text(r)) >= 1e4) || !(op === '>=' || op === '>' || op === '==')) return false;
         return /^-\s*(?:(?:torch|np|numpy|math|jnp)\.)?inf$|^-?float\(\s*["']-inf["']\s*\)$|^-\s*\d+(?:\.\d*)?e\+?\d+$/.test(
           ctx.text(childByField(a, 'right')!).replace(/\s+/g, ''),
         );
