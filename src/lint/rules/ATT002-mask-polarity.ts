@@ -2,6 +2,7 @@
 import { normalisedAxis, type MaskSite } from '../analysis/facts';
 import { rootName } from '../analysis/call';
 import { discardedSite } from '../analysis/discarded';
+import { isMaskingFill } from '../analysis/mask-ops';
 import { describePolarity } from '../analysis/masks';
 import { workspaceConvention, workspaceStoresOf } from '../analysis/name-stores';
 import { maskOfName } from '../analysis/names';
@@ -474,10 +475,11 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=~key_padding_mask[:, Non
         if (!a || !left || !cmp || cmp.type !== 'comparison_operator' || ctx.text(childByField(left, 'value')!) !== name) return false;
         const [l, r] = namedChildren(cmp);
         const op = cmp.children.find((c) => !c.named)?.type;
-        if (!l || !r || ctx.text(l) !== name || !(Number(ctx.text(r)) >= 1e4) || !(op === '>=' || op === '>' || op === '==')) return false;
-        return /^-\s*(?:(?:torch|np|numpy|math|jnp)\.)?inf$|^-?float\(\s*["']-inf["']\s*\)$|^-\s*\d+(?:\.\d*)?e\+?\d+$/.test(
-          ctx.text(childByField(a, 'right')!).replace(/\s+/g, ''),
-        );
+        if (!l || !r || ctx.text(l) !== name || !(op === '>=' || op === '>' || op === '==')) return false;
+        const bound = ctx.analysis.eval(r, site.ctx);
+        const fill = childByField(a, 'right');
+        // The same test of a fill that masks as every rule's (a large negative number or -inf, also by name).
+        return bound.kind === 'number' && bound.num !== undefined && bound.num >= 1e4 && !!fill && isMaskingFill(ctx.analysis.eval(fill, site.ctx));
       });
       return rewrites ? own : undefined;
     }

@@ -83,12 +83,16 @@ describe('ATT002: a large positive sentinel rewritten to the fill is judged as t
   it('is silent on the future marked with the sentinel and rewritten to -inf', async () => {
     assert.deepEqual(await findingLines(SENTINEL('scores * (1 - future) + 1e9 * future', rewrite), 'ATT002'), []);
     assert.deepEqual(await findingLines(SENTINEL('scores * (1 - future) + 1e9 * future', "    scores[scores == 1e9] = float('-inf')\n"), 'ATT002'), []);
+    // The fill given as a large negative number.
+    assert.deepEqual(await findingLines(SENTINEL('scores * (1 - future) + 1e9 * future', '    scores[scores > 1e9 - 1] = -1e9\n'), 'ATT002'), []);
   });
 
   it('reports the past marked with the sentinel and rewritten, and the sentinel without the rewrite', async () => {
     // Both the product (scores kept where future is 1) and the sentinel (the past rewritten to -inf) are reported.
     assert.deepEqual(await findingLines(SENTINEL('scores * future + 1e9 * (1 - future)', rewrite), 'ATT002'), [9, 9]);
     assert.deepEqual(await findingLines(SENTINEL('scores * (1 - future) + 1e9 * future', ''), 'ATT002'), [9]);
+    // A rewrite that does not mask (to zero) leaves the sentinel an addition.
+    assert.deepEqual(await findingLines(SENTINEL('scores * (1 - future) + 1e9 * future', '    scores[scores >= 1e9] = 0.0\n'), 'ATT002'), [9]);
   });
 
   it('reads the future mask of another file the same way', async () => {
