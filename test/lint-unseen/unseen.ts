@@ -707,7 +707,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // fresh unseen batch measured with today's linter. The integrator decided before any result existed that it is printed
   // on its own this session (`alone`); at the start of session 48 it joins the unseen measure, as session 47 decided
   // before it existed.
-  { id: 'batch-59', dir: join(__dirname, 'batch-59', 'cases'), group: 'unseen', alone: true },
+  // In the unseen measure since the start of session 48 (decided in session 47 before it existed).
+  { id: 'batch-59', dir: join(__dirname, 'batch-59', 'cases'), group: 'unseen' },
   // Session 47 (brief curator-s47u60), gathered by one curator in parallel with the curator of batch 59, each from its
   // quarter of the coin's unseen side (first hex digit 4-7 here, 0-3 for batch 59; 8-f is the training set), after
   // batches 57 and 58 and from none of their repositories, with real bugs as its first aim and then correct look-alikes
@@ -716,7 +717,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // 59's case files) and to appear in no row of the repeated-code report on the change: a fresh unseen batch measured
   // with today's linter. The integrator decided before any result existed that it is printed on its own this session
   // (`alone`); at the start of session 48 it joins the unseen measure, as session 47 decided before it existed.
-  { id: 'batch-60', dir: join(__dirname, 'batch-60', 'cases'), group: 'unseen', alone: true },
+  // In the unseen measure since the start of session 48 (decided in session 47 before it existed).
+  { id: 'batch-60', dir: join(__dirname, 'batch-60', 'cases'), group: 'unseen' },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {
