@@ -728,6 +728,15 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
   // session 49 it joins the unseen measure, as session 48 decided before it existed.
   { id: 'batch-61', dir: join(__dirname, 'batch-61', 'cases'), group: 'unseen', alone: true },
+  // Session 48 (brief curator-s48u62), gathered by one curator in parallel with the curator of batch 61, each from its
+  // quarter of the coin's unseen side (first hex digit 4-7 here, 0-3 for batch 61; 8-f is the training set), after
+  // batches 59 and 60 and from none of their repositories, with real bugs as its first aim and then correct look-alikes
+  // of the rules' bugs, every case written for the set, labelled before any linter ran on it, checked to share no run of
+  // six code lines with any other case under test/ (and the test folders of the session's other branches and batch
+  // 61's case files) and to appear in no row of the repeated-code report on the change: a fresh unseen batch measured
+  // with today's linter. The integrator decided before any result existed that it is printed on its own this session
+  // (`alone`); at the start of session 49 it joins the unseen measure, as session 48 decided before it existed.
+  { id: 'batch-62', dir: join(__dirname, 'batch-62', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -327,11 +327,20 @@
 //     (batch-61/lintrules-studied-repos.txt), held to its own floors (batch-61/floors.json); in the unseen group, printed
 //     alone in session 48 after the combined lines (decided before any result), joining the unseen measure at the start
 //     of session 49 (decided in session 48 before it existed); counts only.
+// 9zz. The sixty-second batch (batch-62/, gathered in session 48 by curator-s48u62 from the unseen coin's quarter 4-7, in
+//     parallel with the curator of batch 61 (quarter 0-3), after batches 59 and 60 and from none of their repositories,
+//     aimed at real bugs and then at correct look-alikes of the rules' bugs, a fresh unseen batch measured with today's
+//     linter, its cases written for the set, checked for repeated code against every other case under test/, the test
+//     folders of the session's other branches and batch 61's case files, and kept out of every row of the repeated-code
+//     report on the change): the same checks, against every list including the shared studied list as it was at its
+//     final check (batch-62/lintrules-studied-repos.txt), held to its own floors (batch-62/floors.json); in the unseen
+//     group, printed alone in session 48 after the combined lines (decided before any result), joining the unseen
+//     measure at the start of session 49 (decided in session 48 before it existed); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33, 37, 40, 50, 3 and 19 since the end of session 43, 10, 52 and 54 since the end of session 44,
 //     55 and 56 since the end of session 45, and 16, 41 and 57 since the end of session 46) together, the unseen
 //     batches (4-9, 11, 12, 23, 30, 35, 36, 38, 39, 42-49, 51, 53, 58-60) each on its own and after each the unseen
-//     batches so far together, then any batch marked alone (batch 61 in session 48) on its own, and asserts no
+//     batches so far together, then any batch marked alone (batches 61 and 62 in session 48) on its own, and asserts no
 //     threshold; it fails only if the linter throws.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -685,7 +694,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1-3, 10, 13-22, 24-29, 31-33, 37, 40, 41, 50, 52 and 54-57 in the regression group and batches 4-9, 11, 12, 23, 30, 35, 36, 38, 39, 42-49, 51, 53 and 58-60 in the unseen group, with batch 61 in it marked alone', () => {
+  it('puts batches 1-3, 10, 13-22, 24-29, 31-33, 37, 40, 41, 50, 52 and 54-57 in the regression group and batches 4-9, 11, 12, 23, 30, 35, 36, 38, 39, 42-49, 51, 53 and 58-60 in the unseen group, with batches 61 and 62 in it marked alone', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -749,6 +758,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-59', 'unseen', false],
         ['batch-60', 'unseen', false],
         ['batch-61', 'unseen', true],
+        ['batch-62', 'unseen', true],
       ],
     );
   });
@@ -1143,7 +1153,8 @@ interface GatheredBatchFloors {
     | 'batch-58'
     | 'batch-59'
     | 'batch-60'
-    | 'batch-61';
+    | 'batch-61'
+    | 'batch-62';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -2450,6 +2461,27 @@ describeGatheredBatch({
   title: 'gathered in session 48 by curator-s48u61, printed alone in session 48',
 });
 
+// Batch 62 (session 48, brief curator-s48u62) was gathered by one curator in parallel with the curator of batch 61, each
+// from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 59 and 60
+// and from none of their repositories, with real bugs as its first aim and then correct look-alikes of the rules' bugs,
+// every case written for the set, labelled before any linter ran on it, checked to share no run of six code lines with
+// any other case under test/ (and the test folders of the session's other branches and batch 61's case files) and kept
+// out of every row of the repeated-code report on the change: a fresh unseen batch measured with today's linter. The
+// integrator decided before any result existed that it is in the unseen group but marked `alone` this session; session
+// 48 decided, before it existed, that it joins the unseen measure at the start of session 49. Its floors are kept in its
+// own folder, batch-62/floors.json, so that its make-up stays inside test/lint-unseen (batch-62/README.md explains them).
+const BATCH62 = UNSEEN_BATCHES.find((b) => b.id === 'batch-62')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 62's final check. */
+const STUDIED_LIST_62 = join(BATCH62.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_62 = JSON.parse(readFileSync(join(BATCH62.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_62,
+  id: 'batch-62',
+  session: 48,
+  title: 'gathered in session 48 by curator-s48u62, printed alone in session 48',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -2582,6 +2614,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_59,
         STUDIED_LIST_60,
         STUDIED_LIST_61,
+        STUDIED_LIST_62,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
