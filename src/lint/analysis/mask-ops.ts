@@ -911,7 +911,17 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
   // So are values a method receives without knowing what they are (`def forward_attention(self, value, scores, mask)`
   // evaluated on its own), filled at a mask's positions: the step stays on the value's path, so a softmax of it is
   // known to be of masked logits. (Zeros, ones or a constant filled so are masks being built, below.)
-  if (masking && !target.mask && !target.attn && !target.zeros && !target.ones && target.fillValue === undefined && isMaskLike(ev, mask, maskNode))
+  // The mask may be a name that says so or a boolean the call computes (`adj <= 0`, `~mask`, `torch.logical_not(mask)`:
+  // a GAT's logits filled where there is no edge, a helper's scores filled where its mask is False).
+  if (
+    masking &&
+    !target.mask &&
+    !target.attn &&
+    !target.zeros &&
+    !target.ones &&
+    target.fillValue === undefined &&
+    (isMaskLike(ev, mask, maskNode) || computedBoolean(ev, mask, maskNode))
+  )
     return addOp(target, { kind: 'mask', node: c.node, how: 'fill', maskNode });
   // masked_fill never changes the receiver's dtype: a mask built in float32 (`torch.zeros(..., dtype=torch.float32)`)
   // stays float32 through every fill, so a second fill of it is judged in float32 too.
@@ -973,6 +983,21 @@ function maskedFill(ev: Evaluator, c: Call, target0: AValue, maskNode: PyNode | 
     return tensor({ ndim: target.ndim, axes: target.axes, ...kept });
   }
   return target;
+}
+
+/**
+ * A boolean the fill's mask expression computes: one comparison (`adj <= 0`, `mask == 0`), a bitwise negation (`~m`),
+ * or a call whose value is boolean (`torch.logical_not(m)`, `m.eq(0)`, `m.bool()`). masked_fill takes a boolean mask,
+ * so such an expression there says which positions are filled, whatever the name it reads.
+ */
+function computedBoolean(ev: Evaluator, mask: AValue, maskNode: PyNode): boolean {
+  const u = unparen(maskNode);
+  if (u.type === 'comparison_operator') {
+    const ops = childrenByField(u, 'operators').map((o) => ev.text(o));
+    return ops.length === 1 && !['is', 'is not', 'in', 'not in'].includes(ops[0] ?? '');
+  }
+  if (u.type === 'unary_operator') return ev.text(u).trimStart().startsWith('~');
+  return u.type === 'call' && mask.kind === 'tensor' && mask.dtype === 'bool';
 }
 
 /**
