@@ -76,6 +76,41 @@ export function splitByHeadCount(ev: Evaluator, t: string): boolean {
     .some((p) => headQuotientOf(link.workspace.module(p)?.tree.source ?? '', want));
 }
 
+/**
+ * The source uses the count `name` (`num_heads`, `h` of `self.h`) as a number of heads: a size divided by it (`dim //
+ * num_heads`, `int(d_model / self.h)`), or a size of a reshape or of an einops pattern (`view(B, T, self.n_head, -1)`,
+ * `rearrange(x, "b n (h d) -> b h n d", h=heads)`). Read off the source text: the definitions that set such a size often
+ * hold no attention code, so the analysed tree may have left them out.
+ */
+function countUsedAsHeads(source: string, name: string): boolean {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  const ref = `(?:[A-Za-z_]\\w*\\.)*${name}\\b(?!\\s*\\()`;
+  // A name, an attribute or a closing bracket divided by it (not a literal: `1.0 / num_heads` is no split).
+  if (new RegExp(`(?:[A-Za-z_][\\w.]*|[\\])])\\s*//?\\s*(?:int\\(|float\\()?${ref}`).test(source)) return true;
+  const asSize = new RegExp(`(?<![\\w.])${ref}`);
+  for (const m of source.matchAll(/\b(?:view|reshape|unflatten|rearrange|Rearrange)\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g))
+    if (asSize.test(String(m[1]))) return true;
+  return false;
+}
+
+/**
+ * The code uses the count written `text` (`self.h`, `(heads)`) as a number of heads (countUsedAsHeads): in this file
+ * outside `except`, the scaling that divides by it (`/ math.sqrt(self.heads)` splits nothing), or in a workspace file
+ * it imports (a base class that splits the heads). A name read as a head count is no evidence by itself that it
+ * counts heads (`h` is as often a hidden width).
+ */
+export function headCountUsed(ev: Evaluator, text: string, except: PyNode): boolean {
+  const name = fieldOf(text.replace(/^\((.*)\)$/, '$1'));
+  const source = ev.tree.source;
+  if (countUsedAsHeads(source.slice(0, except.start) + source.slice(except.end), name)) return true;
+  const link = ev.link;
+  if (!link) return false;
+  return [...link.deps.keys()]
+    .filter((p) => p !== link.path)
+    .slice(0, 16)
+    .some((p) => countUsedAsHeads(link.workspace.module(p)?.tree.source ?? '', name));
+}
+
 /** The last size of every `view(...)` / `reshape(...)` of the source that is written as a name (`self.head_dim` → `head_dim`). */
 export function lastReshapeSizes(source: string): Set<string> {
   const out = new Set<string>();

@@ -815,9 +815,12 @@ function literalWidthRoot(n: number, p: number): { dim: DimInfo; power: number }
   return { dim: { which: 'unknown', text: String(n), literal: n }, power: p };
 }
 
-/** A head count read off a tensor's last axis keeps that tensor (DimInfo.ofTensor), for a rule to place the axis. */
-function headCountAxis(v: AValue): Pick<DimInfo, 'ofTensor' | 'lastAxisOf'> {
-  return v.headCountOf ? { ofTensor: v.headCountOf, lastAxisOf: true } : {};
+/**
+ * A head count read off a tensor's last axis keeps that tensor (DimInfo.ofTensor), for a rule to place the axis; one read
+ * off any axis the layout labels heads says so (DimInfo.headAxis).
+ */
+function headCountAxis(v: AValue): Pick<DimInfo, 'ofTensor' | 'lastAxisOf' | 'headAxis'> {
+  return { ...(v.headCountOf ? { ofTensor: v.headCountOf, lastAxisOf: true } : {}), ...(v.headCountAxis ? { headAxis: true as const } : {}) };
 }
 
 function power(ev: Evaluator, lv: AValue, rv: AValue, l?: PyNode): AValue {
