@@ -240,6 +240,27 @@ export function helperParamOnlyByName(ev: Evaluator, factor: PyNode, dimText: st
   const defs = ev.resolve(u, ev.text(u)) ?? [];
   const d = defs.length === 1 ? defs[0] : undefined;
   return (
-    d?.kind === 'param' && !!d.param && d.scope.name !== '__init__' && calledWithUnshownArgument(ev, d.scope.name, d.param, d.scope.ownerClass !== undefined)
+    d?.kind === 'param' &&
+    !!d.param &&
+    d.scope.name !== '__init__' &&
+    // No call in view at all (session 48: no context binds it, no call of its name in the file or an importing one):
+    // what an unseen caller passes is not shown either (ATT003 leaves such a helper's missing scale to its callers).
+    (calledWithUnshownArgument(ev, d.scope.name, d.param, d.scope.ownerClass !== undefined) ||
+      (!ctx.bindings && !ctx.calledAt && !calledInView(ev, d.scope.name)))
   );
+}
+
+/**
+ * The workspace names `fn` somewhere beside its `def`: a call (`fn(`, `self.fn(`), a function handed on (`vmap(fn)`), or
+ * an import of it in a file importing this one (`from pkg.utils import fn as alias`, whose calls use the alias). A
+ * module's `forward` (or Keras `call`) is called through its instance, never by its name: named.
+ */
+function calledInView(ev: Evaluator, fn: string): boolean {
+  if (fn === 'forward' || fn === '__call__' || fn === 'call') return true;
+  const mention = new RegExp(`(?<![\\w])${fn}\\b`, 'g');
+  const named = (src: string): boolean => [...src.matchAll(mention)].some((m) => !/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 8), m.index)));
+  if (named(ev.tree.source)) return true;
+  const link = ev.link;
+  if (!link) return false;
+  return importingFiles(link, 8, true).some((path) => named(link.workspace.module(path)?.tree.source ?? ''));
 }
