@@ -76,6 +76,41 @@ export function splitByHeadCount(ev: Evaluator, t: string): boolean {
     .some((p) => headQuotientOf(link.workspace.module(p)?.tree.source ?? '', want));
 }
 
+/**
+ * The source uses the count `name` (`num_heads`, `h` of `self.h`) as a number of heads: a size divided by it (`dim //
+ * num_heads`, `int(d_model / self.h)`), or a size of a reshape or of an einops pattern (`view(B, T, self.n_head, -1)`,
+ * `rearrange(x, "b n (h d) -> b h n d", h=heads)`). Read off the source text: the definitions that set such a size often
+ * hold no attention code, so the analysed tree may have left them out.
+ */
+function countUsedAsHeads(source: string, name: string): boolean {
+  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  const ref = `(?:[A-Za-z_]\\w*\\.)*${name}\\b(?!\\s*\\()`;
+  // A name, an attribute or a closing bracket divided by it (not a literal: `1.0 / num_heads` is no split).
+  if (new RegExp(`(?:[A-Za-z_][\\w.]*|[\\])])\\s*//?\\s*(?:int\\(|float\\()?${ref}`).test(source)) return true;
+  const asSize = new RegExp(`(?<![\\w.])${ref}`);
+  for (const m of source.matchAll(/\b(?:view|reshape|unflatten|rearrange|Rearrange)\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)/g))
+    if (asSize.test(String(m[1]))) return true;
+  return false;
+}
+
+/**
+ * The code uses the count written `text` (`self.h`, `(heads)`) as a number of heads (countUsedAsHeads): in this file
+ * outside `except`, the scaling that divides by it (`/ math.sqrt(self.heads)` splits nothing), or in a workspace file
+ * it imports (a base class that splits the heads). A name read as a head count is no evidence by itself that it
+ * counts heads (`h` is as often a hidden width).
+ */
+export function headCountUsed(ev: Evaluator, text: string, except: PyNode): boolean {
+  const name = fieldOf(text.replace(/^\((.*)\)$/, '$1'));
+  const source = ev.tree.source;
+  if (countUsedAsHeads(source.slice(0, except.start) + source.slice(except.end), name)) return true;
+  const link = ev.link;
+  if (!link) return false;
+  return [...link.deps.keys()]
+    .filter((p) => p !== link.path)
+    .slice(0, 16)
+    .some((p) => countUsedAsHeads(link.workspace.module(p)?.tree.source ?? '', name));
+}
+
 /** The last size of every `view(...)` / `reshape(...)` of the source that is written as a name (`self.head_dim` → `head_dim`). */
 export function lastReshapeSizes(source: string): Set<string> {
   const out = new Set<string>();
@@ -205,6 +240,27 @@ export function helperParamOnlyByName(ev: Evaluator, factor: PyNode, dimText: st
   const defs = ev.resolve(u, ev.text(u)) ?? [];
   const d = defs.length === 1 ? defs[0] : undefined;
   return (
-    d?.kind === 'param' && !!d.param && d.scope.name !== '__init__' && calledWithUnshownArgument(ev, d.scope.name, d.param, d.scope.ownerClass !== undefined)
+    d?.kind === 'param' &&
+    !!d.param &&
+    d.scope.name !== '__init__' &&
+    // No call in view at all (session 48: no context binds it, no call of its name in the file or an importing one):
+    // what an unseen caller passes is not shown either (ATT003 leaves such a helper's missing scale to its callers).
+    (calledWithUnshownArgument(ev, d.scope.name, d.param, d.scope.ownerClass !== undefined) ||
+      (!ctx.bindings && !ctx.calledAt && !calledInView(ev, d.scope.name)))
   );
+}
+
+/**
+ * The workspace names `fn` somewhere beside its `def`: a call (`fn(`, `self.fn(`), a function handed on (`vmap(fn)`), or
+ * an import of it in a file importing this one (`from pkg.utils import fn as alias`, whose calls use the alias). A
+ * module's `forward` (or Keras `call`) is called through its instance, never by its name: named.
+ */
+function calledInView(ev: Evaluator, fn: string): boolean {
+  if (fn === 'forward' || fn === '__call__' || fn === 'call') return true;
+  const mention = new RegExp(`(?<![\\w])${fn}\\b`, 'g');
+  const named = (src: string): boolean => [...src.matchAll(mention)].some((m) => !/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 8), m.index)));
+  if (named(ev.tree.source)) return true;
+  const link = ev.link;
+  if (!link) return false;
+  return importingFiles(link, 8, true).some((path) => named(link.workspace.module(path)?.tree.source ?? ''));
 }

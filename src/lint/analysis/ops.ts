@@ -254,16 +254,12 @@ function scaleOp(ev: Evaluator, factor: AValue, factorNode: PyNode, opNode: PyNo
   const name = rootName(ev, factorNode);
   const named = factor.scaleName ?? (name && isScaleName(name) ? name : clampedScaleName(ev, factorNode));
   const op: Mutable<ScaleOp> = { kind: 'scale', node: opNode, factorNode, on };
-  const bareFactor = unparen(factorNode);
-  const byName =
-    !factor.dimPow && (bareFactor.type === 'identifier' || bareFactor.type === 'attribute') && name && !classUnparsed(ev, opNode) ? dimOfName(name) : undefined;
+  // A factor whose value the evaluator cannot follow is no dimension by its name alone (`self.head_dim =
+  // resolve_head_dim(cfg)` from a function it cannot see may return the root already; session 48): it stays a scale of
+  // unknown value, which still counts as a scale for ATT003.
   if (factor.dimPow) {
     op.power = divide ? -factor.dimPow.power : factor.dimPow.power;
     op.dim = factor.dimPow.dim;
-  } else if (byName && factor.kind !== 'number') {
-    // `scores / dk` where dk's value is opaque (a framework constant) but its name says it is a dimension.
-    op.power = divide ? -1 : 1;
-    op.dim = { ...byName, text: ev.text(bareFactor) };
   }
   // The inverse square root of a size the evaluator cannot follow, written out (`/ tf.constant(num_units ** 0.5)`,
   // `/ math.sqrt(n)`, `* n ** -0.5`): a 1/sqrt of that name, whose meaning the rule reads from the code around it (the
@@ -815,9 +811,12 @@ function literalWidthRoot(n: number, p: number): { dim: DimInfo; power: number }
   return { dim: { which: 'unknown', text: String(n), literal: n }, power: p };
 }
 
-/** A head count read off a tensor's last axis keeps that tensor (DimInfo.ofTensor), for a rule to place the axis. */
-function headCountAxis(v: AValue): Pick<DimInfo, 'ofTensor' | 'lastAxisOf'> {
-  return v.headCountOf ? { ofTensor: v.headCountOf, lastAxisOf: true } : {};
+/**
+ * A head count read off a tensor's last axis keeps that tensor (DimInfo.ofTensor), for a rule to place the axis; one read
+ * off any axis the layout labels heads says so (DimInfo.headAxis).
+ */
+function headCountAxis(v: AValue): Pick<DimInfo, 'ofTensor' | 'lastAxisOf' | 'headAxis'> {
+  return { ...(v.headCountOf ? { ofTensor: v.headCountOf, lastAxisOf: true } : {}), ...(v.headCountAxis ? { headAxis: true as const } : {}) };
 }
 
 function power(ev: Evaluator, lv: AValue, rv: AValue, l?: PyNode): AValue {

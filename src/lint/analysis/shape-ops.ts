@@ -63,7 +63,7 @@ export function dimOfShape(t: AValue, index: number, rank?: number): AValue {
   // A last axis labelled as heads by its name while an earlier axis is the head axis (`view(b, n, self.n_head, self.head)`):
   // a tensor has one head axis, and the size after it is each head's width, whatever it is called.
   const headAgain = isLast && ax?.label === 'head' && (t.axes ?? []).slice(0, -1).some((a) => a.label === 'head');
-  if (ax?.label === 'head' && !headAgain) return number({ headCount: true, ...(isLast ? { headCountOf: t } : {}) });
+  if (ax?.label === 'head' && !headAgain) return number({ headCount: true, headCountAxis: true, ...(isLast ? { headCountOf: t } : {}) });
   if (ax?.label === 'feat' || isLast) {
     const which: DimInfo['which'] = t.multiHead
       ? 'head'

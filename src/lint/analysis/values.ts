@@ -65,6 +65,8 @@ export interface DimInfo {
    * could not follow: its meaning comes from the code around it, never from the name or a namesake elsewhere in the file.
    */
   readonly rooted?: true;
+  /** A head count read off an axis the layout labels heads (`k.size(1)` of `(B, H, T, d)`): the code, not a name, says it counts heads. */
+  readonly headAxis?: true;
 }
 
 /** Triangular boolean region: True where j - i >= k ('upper') or j - i <= k ('lower'). */
@@ -609,6 +611,8 @@ export interface AValue {
    * `h` or a view's last size): a rule can then check whether the scores' product sums over that axis.
    */
   readonly headCountOf?: AValue;
+  /** The head count was read off an axis the tensor's layout labels heads (`k.size(1)` of `(B, H, T, d)`), not known by a name alone. */
+  readonly headCountAxis?: true;
   /** Fill value is torch.finfo(x.dtype).min / finfo(float32).min etc. */
   readonly finfo?: 'of-tensor' | 'float32' | 'float16' | 'bfloat16' | 'float64';
   /** The finfo value is `.max` (positive) rather than `.min`. */
@@ -1033,6 +1037,7 @@ export function join(a: AValue, b: AValue): AValue {
       out.scaleName = a.scaleName ?? b.scaleName;
       out.headCount = a.headCount && b.headCount ? true : undefined;
       out.headCountOf = out.headCount && a.headCountOf === b.headCountOf ? a.headCountOf : undefined;
+      out.headCountAxis = out.headCount && a.headCountAxis && b.headCountAxis ? true : undefined;
       out.finfo = same(a.finfo, b.finfo);
       if (out.num === undefined && out.finfo === undefined && masksOnItsPath(a) && masksOnItsPath(b)) out.maskingFill = true;
       break;

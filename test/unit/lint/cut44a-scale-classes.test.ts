@@ -267,8 +267,19 @@ describe('cut44a class 4 (ATT004): keys dequantised by their quantisation scale 
     assert.deepEqual(await findingLines(DEQUANT('k_scale'), 'ATT004'), []);
   });
 
-  it('still reports keys multiplied by a factor named as the softmax scale', async () => {
-    assert.deepEqual(await findingLines(DEQUANT('scale'), 'ATT004'), [8]);
+  // Session 48 (eng-s48a): a factor known only by its name (`scale`, a parameter no call binds) is no evidence of a
+  // softmax scale either; the keys are reported where a caller shows the factor to be 1/sqrt(head_dim).
+  it('is silent on keys multiplied by a parameter named scale that no call binds', async () => {
+    assert.deepEqual(await findingLines(DEQUANT('scale'), 'ATT004'), []);
+  });
+
+  it('still reports keys multiplied by a softmax scale a caller passes', async () => {
+    const src = `${DEQUANT('scale')}
+
+def step(q, k_fp8, v_fp8, v_scale, lens, head_dim):
+    return reference(q, k_fp8, v_fp8, head_dim ** -0.5, v_scale, lens, head_dim)
+`;
+    assert.deepEqual(await findingLines(src, 'ATT004'), [8]);
   });
 
   it('across files: the cache quantised by a helper of another file', async () => {
@@ -289,7 +300,15 @@ def step(q, keys, values, lens, head_dim):
     return reference(q, k_fp8, v_fp8, k_scale, v_scale, lens, head_dim)
 `;
     assert.deepEqual(await workspaceFindingLines({ 'quant.py': quant, 'model.py': model }, 'model.py', 'ATT004'), []);
-    const wrong = DEQUANT('scale', '\nfrom quant import quantise\n');
+    const wrong =
+      DEQUANT('scale', '\nfrom quant import quantise\n') +
+      `
+
+def step(q, keys, values, lens, head_dim):
+    k_fp8, k_scale = quantise(keys)
+    v_fp8, v_scale = quantise(values)
+    return reference(q, k_fp8, v_fp8, head_dim ** -0.5, v_scale, lens, head_dim)
+`;
     assert.deepEqual(await workspaceFindingLines({ 'quant.py': quant, 'model.py': wrong }, 'model.py', 'ATT004'), [10]);
   });
 });

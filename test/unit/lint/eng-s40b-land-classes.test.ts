@@ -91,10 +91,15 @@ describe('eng-s40b-land 2. ATT004: a fused kernel in an arm its callers do not t
   it('natural: q pre-scaled by the caller, the helper left at backend="flash_attn" (scale 1.0): the sdpa arm is silent', async () => {
     assert.deepEqual(await findingLines(DENSE_FALLBACK, 'ATT004'), []);
   });
+  // Session 48 (eng-s48a): a factor known only by its name (`q_scale`, a parameter no call binds) is no evidence of a
+  // 1/sqrt(d) scaling, so the scaled-twice finding needs the caller to show it (`q.shape[-1] ** -0.5`).
   it('a caller that takes the sdpa arm with its pre-scaled q: reported (scaled twice)', async () => {
-    const sdpa = DENSE_FALLBACK.replace('dense_attention(q, k, v)', 'dense_attention(q, k, v, backend="sdpa")');
+    const sdpa = DENSE_FALLBACK.replace('dense_attention(q, k, v)', 'dense_attention(q, k, v, backend="sdpa")').replace(
+      'def paged_attention(q, q_scale, k, v):\n    q = q * q_scale',
+      'def paged_attention(q, k, v):\n    q_scale = q.shape[-1] ** -0.5\n    q = q * q_scale',
+    );
     assert.notEqual(sdpa, DENSE_FALLBACK);
-    assert.deepEqual(await findingLines(sdpa, 'ATT004'), [18]);
+    assert.deepEqual(await findingLines(sdpa, 'ATT004'), [19]);
   });
   it('fixed: the sdpa arm told scale=1.0 as the flash arm is: silent', async () => {
     const sdpa = DENSE_FALLBACK.replace('dense_attention(q, k, v)', 'dense_attention(q, k, v, backend="sdpa")').replace(
