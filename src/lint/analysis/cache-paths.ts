@@ -367,9 +367,9 @@ export function causalOffWithCache(
 /**
  * `self.causal` whose every assignment in the class is `self.causal = causal`, a parameter of `__init__` named for
  * causality with a default of True, known True where some call in view builds the module (`seenTrue`), or set
- * True by keyword where the file may build the module with it (`keywordTrue`: `causal=True` in a call of the class
- * itself or of a callable the file does not define, `partial(Attention, causal=True)`; not another class's default
- * or a call of another function of the file): True (a module
+ * True by keyword where the file builds the module with it (`keywordTrue`: `causal=True` in a call of the class
+ * itself or of `partial(Attention, causal=True)`; not a keyword of any other call, whose object is not this module,
+ * nor another class's default): True (a module
  * whose keys grow by a KV cache decodes autoregressively, and the code says it is built causal); undefined for
  * anything else. A parameter with no default and no True in view says nothing about the value: a guess, not evidence.
  */

@@ -689,7 +689,7 @@ function compare(ev: Evaluator, op: string, av: AValue, bv: AValue, a: PyNode, b
     const lastAxis = r.axis === -1 || (r.axis !== undefined && r.axis !== 'all' && of.ndim !== undefined && r.axis === of.ndim - 1);
     if (!lastAxis || of.mask || of.attn || of.tokenIds || of.ones || of.zeros || of.index) return undefined;
     const keep = o === '!=';
-    const why = msg(keep ? PHRASES.trueAtRealTokens : PHRASES.trueAtPadding, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
+    const why = msg(keep ? PHRASES.trueAtNonzeroFeatures : PHRASES.trueAtZeroFeatures, `\`${ev.text(a)} ${op} ${ev.text(b)}\``);
     return tensor({
       ...(sum.ndim !== undefined ? { ndim: sum.ndim, axes: sum.axes } : {}),
       dtype: 'bool',

@@ -20,6 +20,9 @@ export const PHRASES = defineTemplates({
   asCalledAt: '{0} (as called at {1})',
   trueAtRealTokens: '{0} (True at real tokens)',
   trueAtPadding: '{0} (True at padding)',
+  // Features summed over their last axis against 0: padded positions hold zero vectors.
+  trueAtNonzeroFeatures: '{0} (True where the features are not all zero: the real positions, padding being zero vectors)',
+  trueAtZeroFeatures: '{0} (True where the features are all zero: the padding)',
   trueAtRealTokensPadZero: '{0} (True at real tokens, with padding id 0)',
   trueAtPaddingPadZero: '{0} (True at padding, with padding id 0)',
   trueAtRealTokensNegativePad: '{0} (True at real tokens: a negative id marks padding, no embedding row)',
