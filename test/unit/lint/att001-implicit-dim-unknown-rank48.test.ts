@@ -69,3 +69,44 @@ describe('eng-s48c ATT001: a softmax without dim on scores of unknown rank', () 
     assert.deepEqual(await workspaceFindingLines({ 'attention.py': HELPER, 'model.py': single }, 'attention.py', 'ATT001'), []);
   });
 });
+
+// The same class for a softmax over every element (`scipy.special.softmax` without an axis, `e / e.sum()`): over every
+// element of one query's scores (a vector) is over the keys; only a rank the code shows (a matrix of queries) makes it
+// wrong. It decided no true finding of the readable sets or the public ledgers either.
+
+/** A NumPy attention helper: its inputs' rank is not shown, and one query is as likely as many. */
+const NP_HELPER = `import numpy as np
+
+
+def attend(q, K, V):
+    scores = q @ K.T / np.sqrt(K.shape[-1])
+    e = np.exp(scores - scores.max())
+    w = e / e.sum()
+    return w @ V
+`;
+
+const NP_CALLER = `import numpy as np
+
+from attention import attend
+
+K = np.random.randn(6, 8)
+V = np.random.randn(6, 8)
+Q = np.random.randn(4, 8)
+out = attend(Q, K, V)
+`;
+
+describe('eng-s48c ATT001: a softmax over every element of scores of unknown rank', () => {
+  it('natural: a NumPy helper normalising q @ K.T of unknown rank over every element: silent', async () => {
+    assert.deepEqual(await findingLines(NP_HELPER, 'ATT001'), []);
+  });
+  it('the twin whose queries the code shapes as a matrix: reported; normalised per row: silent', async () => {
+    const matrix = NP_HELPER.replace('def attend(q, K, V):\n', 'def attend(x, y, V, d):\n    q = x.reshape(-1, d)\n    K = y.reshape(-1, d)\n');
+    assert.deepEqual(await findingLines(matrix, 'ATT001'), [9]);
+    assert.deepEqual(await findingLines(matrix.replace('e / e.sum()', 'e / e.sum(axis=-1, keepdims=True)'), 'ATT001'), []);
+  });
+  it('cross-file: an importing script passing a matrix of queries makes the helper wrong there; one query vector does not', async () => {
+    assert.deepEqual(await workspaceFindingLines({ 'attention.py': NP_HELPER, 'run.py': NP_CALLER }, 'attention.py', 'ATT001'), [7]);
+    const one = NP_CALLER.replace('Q = np.random.randn(4, 8)', 'Q = np.random.randn(8)');
+    assert.deepEqual(await workspaceFindingLines({ 'attention.py': NP_HELPER, 'run.py': one }, 'attention.py', 'ATT001'), []);
+  });
+});
