@@ -227,12 +227,13 @@ out = weights @ v`,
           // hide keys (a padding or causal mask is never rescaled so; the product is then still reported).
           const built = ev.eval(site.maskNode, site.ctx).mask;
           if (rescaledAsDropout(ev, site.node) && !(built?.polarity && !built.byName)) continue;
-          // The masked weights must reach a product with the values the code shows, or be read in the context of a call in
-          // view (of this file, or of a file importing it, which hands them on): a masked copy kept for logging, and
-          // weights handed out of view with no caller in view (returned to code that may renormalise them or only
-          // display them), are no evidence that the mask changes what the attention computes.
+          // The masked weights must reach a product with the values the code shows, or be weights of named q and k read in
+          // the context of a call in view (of this file, or of a file importing it, which hands them on): a masked copy
+          // kept for logging, and weights handed out of view with no caller in view (returned to code that may
+          // renormalise them or only display them), are no evidence that the mask changes what the attention computes.
           const consumers = consumersOf(ev, attn.softmax.site);
-          if (consumers.length === 0 ? !isCalled(site) : !consumers.some((c) => carriesPostMask(c, site) || mutatedBeforeBy(c, site))) continue;
+          if (consumers.length === 0 && !(attn.queryText && attn.keyText && isCalled(site))) continue;
+          if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site) || mutatedBeforeBy(c, site))) continue;
           reported.add(site.node.id);
           ctx.report({
             node: site.node,
