@@ -5,7 +5,7 @@ import { axisAt, type MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { apiName, quote, type Rule, type RuleContext } from './rule';
-import { enclosingFunction } from '../syntax/tree';
+import { childByField, enclosingFunction, namedChildren, unparen, type PyNode } from '../syntax/tree';
 import { armDeadInCtx } from '../analysis/flags';
 import { zeroOneIntoBias } from '../analysis/bias-accumulation';
 import { asCalledAt, maskBuilt } from './related';
@@ -159,6 +159,35 @@ out = weights @ v`,
       const filled = filledWith(ev, op.maskNode, site.ctx);
       return filled ? msg(T.multipliesByFilled, quoted, filled.value, quote(filled.name), quote(filled.built, 50)) : msg(T.multipliesByMask, quoted);
     };
+    /**
+     * The masked weights leave their function as they are: the masking is the expression of a `return` (alone or in a
+     * tuple), or it is assigned to a name that a `return` of the same function hands back alone or in a tuple (`w = w *
+     * causal` then `return w`, `return out, w`); not a name used in a product (`return w @ v`) or handed to a call.
+     */
+    const returnedAsIs = (node: PyNode): boolean => {
+      const fn = enclosingFunction(node);
+      let stmt: PyNode = node;
+      while (stmt.parent && stmt.parent.type !== 'expression_statement' && stmt.parent.type !== 'return_statement' && stmt.parent.id !== fn?.id)
+        stmt = stmt.parent;
+      const holder = stmt.parent;
+      const returned = (r: PyNode, pred: (e: PyNode) => boolean): boolean =>
+        namedChildren(r).some((e) => {
+          const u = unparen(e);
+          return pred(u) || ((u.type === 'expression_list' || u.type === 'tuple') && namedChildren(u).some((x) => pred(unparen(x))));
+        });
+      if (holder?.type === 'return_statement') return returned(holder, (e) => e.id === unparen(stmt).id);
+      const left = stmt.type === 'assignment' ? childByField(stmt, 'left') : undefined;
+      if (!fn || left?.type !== 'identifier') return false;
+      const name = ctx.text(left);
+      const returns: PyNode[] = [];
+      const walk = (n: PyNode): void => {
+        if (n.id !== fn.id && /^(?:function|class)_definition$/.test(n.type)) return;
+        if (n.type === 'return_statement' && n.start > stmt.end) returns.push(n);
+        for (const c of namedChildren(n)) walk(c);
+      };
+      walk(fn);
+      return returns.some((r) => returned(r, (e) => e.type === 'identifier' && ctx.text(e) === name));
+    };
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
     const scoreFills: FillSite[] = [];
@@ -227,12 +256,12 @@ out = weights @ v`,
           // hide keys (a padding or causal mask is never rescaled so; the product is then still reported).
           const built = ev.eval(site.maskNode, site.ctx).mask;
           if (rescaledAsDropout(ev, site.node) && !(built?.polarity && !built.byName)) continue;
-          // The masked weights must reach a product with the values the code shows, or be weights of named q and k read in
-          // the context of a call in view (of this file, or of a file importing it, which hands them on): a masked copy
-          // kept for logging, and weights handed out of view with no caller in view (returned to code that may
-          // renormalise them or only display them), are no evidence that the mask changes what the attention computes.
+          // The masked weights must reach a product with the values the code shows (a masked copy kept for logging does
+          // not). With no product found, weights of named q and k count unless they are handed out of view: returned as
+          // they are with no caller in view (of this file, or of a file importing it), to code that may renormalise them
+          // or only display them.
           const consumers = consumersOf(ev, attn.softmax.site);
-          if (consumers.length === 0 && !(attn.queryText && attn.keyText && isCalled(site))) continue;
+          if (consumers.length === 0 && !(attn.queryText && attn.keyText && (isCalled(site) || !returnedAsIs(site.node)))) continue;
           if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site) || mutatedBeforeBy(c, site))) continue;
           reported.add(site.node.id);
           ctx.report({
