@@ -12,6 +12,11 @@ import { asCalledAt, maskBuilt } from './related';
 import { discardedSite } from '../analysis/discarded';
 import { filledWith, isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
 
+/** `return w, s` and `return (w, s)`: the values a return hands back together. */
+const RETURNED_TUPLES = new Set(['expression_list', 'tuple']);
+/** `w = w * m` and `w *= m`: statements that bind the masked weights to a name. */
+const BINDINGS = new Set(['assignment', 'augmented_assignment']);
+
 const T = defineTemplates({
   maskedAfterSoftmax:
     '{0} masks the attention weights after softmax and nothing renormalises them: each row now sums to less than 1. Mask the scores before softmax (masked_fill with -inf) instead.',
@@ -173,11 +178,11 @@ out = weights @ v`,
       const returned = (r: PyNode, pred: (e: PyNode) => boolean): boolean =>
         namedChildren(r).some((e) => {
           const u = unparen(e);
-          return pred(u) || ((u.type === 'expression_list' || u.type === 'tuple') && namedChildren(u).some((x) => pred(unparen(x))));
+          return pred(u) || (RETURNED_TUPLES.has(u.type) && namedChildren(u).some((x) => pred(unparen(x))));
         });
       if (holder?.type === 'return_statement') return returned(holder, (e) => e.id === unparen(stmt).id);
-      const left = stmt.type === 'assignment' ? childByField(stmt, 'left') : undefined;
-      if (!fn || left?.type !== 'identifier') return false;
+      const left = childByField(stmt, 'left');
+      if (!fn || !BINDINGS.has(stmt.type) || left?.type !== 'identifier') return false;
       const name = ctx.text(left);
       const returns: PyNode[] = [];
       const walk = (n: PyNode): void => {
