@@ -2,8 +2,9 @@
 // empty whole rows (a left-pad query may only see earlier keys, all of them padding). Right padding, what training
 // code and seq2seq decoders use, never does: every real query sees the real keys before it. Read from the code
 // (a tokenizer's `padding_side="left"`, a sequence written right-aligned into a padded buffer,
-// `mask[row, longest - len(ids):] = 1`, padding of the missing length joined in front, `np.concatenate([np.zeros(K - n), x])`) or from a comment that says it (`# 0 at the LEFT padding`), in the linted
-// file or a workspace file importing it.
+// `mask[row, longest - len(ids):] = 1`, padding of the missing length joined in front, `np.concatenate([np.zeros(K - n), x])`), in the linted file or a workspace file importing it. A comment that mentions
+// left padding is no evidence (`# 0 at the LEFT padding`, `# no left-padding here`): it may deny it, or describe another
+// code path; the code that pads is.
 import type { Evaluator } from './evaluator';
 import { importingChain } from './importers';
 
@@ -18,14 +19,11 @@ const RIGHT_ALIGNED_WRITE = /\[[^\]\n]*-\s*len\([^()\n]*\)\s*:\s*\]\s*=[^=]/;
  */
 const PAD_JOINED_FIRST =
   /\b(?:concatenate|cat|concat|hstack)\(\s*\[\s*(?:np|numpy|torch|jnp|tf)\.(?:zeros|ones|full)\(\s*\(?\s*(?:1\s*,\s*)?[A-Za-z_][\w.]*\s*-\s*[A-Za-z_(]/;
-/** A comment that says the padding is on the left (`# 0 at the LEFT padding`, `# left-padded batch`). */
-const LEFT_PAD_COMMENT = /#[^\n]*\bleft[- ]?pad/i;
-
 const MAX_CHAIN_HOPS = 3;
 const MAX_IMPORTERS = 8;
 
 function saysLeftPadding(source: string): boolean {
-  return PADDING_SIDE_LEFT.test(source) || RIGHT_ALIGNED_WRITE.test(source) || PAD_JOINED_FIRST.test(source) || LEFT_PAD_COMMENT.test(source);
+  return PADDING_SIDE_LEFT.test(source) || RIGHT_ALIGNED_WRITE.test(source) || PAD_JOINED_FIRST.test(source);
 }
 
 /** Per linted file (one evaluator): the answer, read once whatever the number of fills that ask. */

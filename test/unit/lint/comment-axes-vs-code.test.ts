@@ -1,8 +1,8 @@
 // A shape comment's axis labels against the code's own evidence (ATT001). The comment may decide the softmax axis
 // only where nothing in the code does: when the code shows the key axis (the keys are the right operand of the
 // product, so the key axis is the last) or a product with the values sums the weights over the softmax's axis, a
-// comment calling that axis the batch is outranked. Where the code says nothing, an unambiguous comment still
-// decides ((B, S) energies normalised with dim=0). A batch axis the code itself shapes (a time-major LSTM) is
+// comment calling that axis the batch is outranked. Where the code says nothing, a comment alone decided ((B, S)
+// energies normalised with dim=0) until session 48; it no longer does. A batch axis the code itself shapes (a time-major LSTM) is
 // not a comment and is still reported. Each with its fixed form.
 import { strict as assert } from 'node:assert';
 import { trailingCommentShape } from '../../../src/lint/analysis/comments';
@@ -69,7 +69,9 @@ def pool(hidden, score):
     assert.deepEqual(await att001(pooling('(B, S)', '1', 'bs,bsh->bh')), []);
   });
 
-  it('the code says nothing (no product with the values): the (B, S) comment decides, dim=0 reported', async () => {
+  // Session 48 (eng-s48c): a comment alone no longer makes an axis the batch (it decided no true finding of the
+  // readable sets or the public ledgers): att001-comment-batch48.test.ts.
+  it('the code says nothing (no product with the values): the (B, S) comment alone decides nothing, silent', async () => {
     const src = `import torch
 import torch.nn.functional as F
 
@@ -78,7 +80,7 @@ def attention_weights(enc, score):
     energy = score(enc).squeeze(-1)  # (B, S)
     return F.softmax(energy, dim=0)
 `;
-    assert.deepEqual(await att001(src), [7]);
+    assert.deepEqual(await att001(src), []);
   });
 
   it('a batch axis the code shapes (time-major nn.LSTM), not a comment: still reported', async () => {

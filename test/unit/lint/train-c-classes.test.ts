@@ -5,7 +5,7 @@
 //      not 1/sqrt(d) twice. Two head-width factors still are.
 //   2. ATT007: a -inf fill under a causal & key-padding keep mask empties a row only with left padding; reported
 //      when the code shows left padding (a right-aligned write into a padded batch, `padding_side="left"`, a
-//      comment saying so) in the file or a file importing it, silent for the right padding of training code.
+//      comment saying so until session 48, when a comment alone stopped counting) in the file or a file importing it, silent for the right padding of training code.
 //   3. Importer calls through a wrapper module: the fill sits in `Core.forward`, called by `SelfAttention.forward`
 //      of the same file, which the importing model calls with its mask: judged with that mask.
 //   4. JAX shape ops keep a mask's meaning: `jnp.expand_dims(m, axis=(0, 2))` and `jnp.broadcast_to(m, s.shape)`.
@@ -148,8 +148,10 @@ describe('train c, class 2: -inf under a causal & key-padding mask needs left pa
   it('the file writes each sequence right-aligned into the padded batch (left padding): reported', async () => {
     assert.deepEqual(await codes(CAUSAL_PAD(LEFT_PAD_BATCH), 'ATT007'), [20]);
   });
-  it('a comment saying the batch is left-padded: reported', async () => {
-    assert.deepEqual(await codes(CAUSAL_PAD('\n# generation batches are left-padded\n'), 'ATT007'), [20]);
+  // Session 48 (eng-s48c): a comment alone no longer shows left padding (it decided no readable true finding, and a
+  // comment may deny it: att007-left-padding-comment48.test.ts).
+  it('a comment saying the batch is left-padded, with no code that pads: silent', async () => {
+    assert.deepEqual(await codes(CAUSAL_PAD('\n# generation batches are left-padded\n'), 'ATT007'), []);
   });
   const GENERATE = (side: string): string => `from transformers import AutoTokenizer
 
