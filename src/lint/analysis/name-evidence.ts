@@ -68,12 +68,17 @@ export function headQuotientOf(source: string, name: string): boolean {
 export function splitByHeadCount(ev: Evaluator, t: string): boolean {
   const want = fieldOf(t);
   if ([...ev.modelDimTexts].some((m) => fieldOf(m) === want) || headQuotientOf(ev.tree.source, want)) return true;
+  return someDependencySource(ev, (source) => headQuotientOf(source, want));
+}
+
+/** Whether `test` holds for the source of a workspace file this file imports (the first 16 of them). */
+function someDependencySource(ev: Evaluator, test: (source: string) => boolean): boolean {
   const link = ev.link;
   if (!link) return false;
   return [...link.deps.keys()]
     .filter((p) => p !== link.path)
     .slice(0, 16)
-    .some((p) => headQuotientOf(link.workspace.module(p)?.tree.source ?? '', want));
+    .some((p) => test(link.workspace.module(p)?.tree.source ?? ''));
 }
 
 /**
@@ -103,12 +108,7 @@ export function headCountUsed(ev: Evaluator, text: string, except: PyNode): bool
   const name = fieldOf(text.replace(/^\((.*)\)$/, '$1'));
   const source = ev.tree.source;
   if (countUsedAsHeads(source.slice(0, except.start) + source.slice(except.end), name)) return true;
-  const link = ev.link;
-  if (!link) return false;
-  return [...link.deps.keys()]
-    .filter((p) => p !== link.path)
-    .slice(0, 16)
-    .some((p) => countUsedAsHeads(link.workspace.module(p)?.tree.source ?? '', name));
+  return someDependencySource(ev, (dep) => countUsedAsHeads(dep, name));
 }
 
 /** The last size of every `view(...)` / `reshape(...)` of the source that is written as a name (`self.head_dim` → `head_dim`). */
