@@ -1291,9 +1291,11 @@ function returnedUnread(ev: Evaluator, c: Call): boolean {
 
 /**
  * The value computed at `node` is returned from its function and read nowhere else there: directly (`return x * m`), or
- * bound to a name (or, for an in-place op, its receiver `inPlace`) that only return statements read afterwards.
+ * bound to a name (or, for an in-place op, its receiver `inPlace`) that only return statements read afterwards. With
+ * `whole`, those returns must hand the name back as it is, alone or in a tuple (`return w`, `return s, w`; not
+ * `return w.log()`).
  */
-export function returnedUnreadAt(ev: Evaluator, node: PyNode, inPlace?: PyNode): boolean {
+export function returnedUnreadAt(ev: Evaluator, node: PyNode, inPlace?: PyNode, whole = false): boolean {
   const fn = enclosingFunction(node);
   if (!fn) return false;
   // Up through parentheses, method chains (`.float()`) and the tuple of a return.
@@ -1321,11 +1323,18 @@ export function returnedUnreadAt(ev: Evaluator, node: PyNode, inPlace?: PyNode):
     if (x.type !== 'identifier' || ev.text(x) !== id || x.start <= stmt.end) return true;
     let s: PyNode | undefined = x.parent ?? undefined;
     while (s && !/statement$|^assignment$/.test(s.type)) s = s.parent ?? undefined;
-    if (s?.type === 'return_statement') reads++;
+    if (s?.type === 'return_statement' && (!whole || handedBackWhole(x, s))) reads++;
     else other = true;
     return false;
   });
   return reads > 0 && !other;
+}
+
+/** `x` is the value of the return `ret` or an element of the tuple it returns (through parentheses). */
+function handedBackWhole(x: PyNode, ret: PyNode): boolean {
+  let p = x.parent;
+  while (p && p.id !== ret.id && ['parenthesized_expression', 'expression_list', 'tuple'].includes(p.type)) p = p.parent;
+  return p?.id === ret.id;
 }
 
 /**

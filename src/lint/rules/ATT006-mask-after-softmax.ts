@@ -5,17 +5,13 @@ import { axisAt, type MaskOp } from '../analysis/values';
 import { alternatives, byNode, consumersOf, hasRoles, type Consumer } from './evidence';
 import { defineTemplates, msg, type MessageArg, type MessageParts } from '../message';
 import { apiName, quote, type Rule, type RuleContext } from './rule';
-import { childByField, enclosingFunction, namedChildren, unparen, type PyNode } from '../syntax/tree';
+import { childByField, enclosingFunction, type PyNode } from '../syntax/tree';
 import { armDeadInCtx } from '../analysis/flags';
 import { zeroOneIntoBias } from '../analysis/bias-accumulation';
 import { asCalledAt, maskBuilt } from './related';
 import { discardedSite } from '../analysis/discarded';
+import { returnedUnreadAt } from '../analysis/mask-ops';
 import { filledWith, isDropoutMask, maskedAfterItsSoftmax, rescaledAsDropout, selectsWholeRows } from '../analysis/post-softmax-masks';
-
-/** `return w, s` and `return (w, s)`: the values a return hands back together. */
-const RETURNED_TUPLES = new Set(['expression_list', 'tuple']);
-/** `w = w * m` and `w *= m`: statements that bind the masked weights to a name. */
-const BINDINGS = new Set(['assignment', 'augmented_assignment']);
 
 const T = defineTemplates({
   maskedAfterSoftmax:
@@ -165,33 +161,14 @@ out = weights @ v`,
       return filled ? msg(T.multipliesByFilled, quoted, filled.value, quote(filled.name), quote(filled.built, 50)) : msg(T.multipliesByMask, quoted);
     };
     /**
-     * The masked weights leave their function as they are: the masking is the expression of a `return` (alone or in a
-     * tuple), or it is assigned to a name that a `return` of the same function hands back alone or in a tuple (`w = w *
-     * causal` then `return w`, `return out, w`); not a name used in a product (`return w @ v`) or handed to a call.
+     * The masked weights leave their function as they are (mask-ops' returnedUnreadAt): the masking is returned (alone
+     * or in a tuple), or binds a name (`w = w * m`, in place `w *= m`) that only return statements read afterwards, handing it back
+     * whole (not `return w.log()`).
      */
-    const returnedAsIs = (node: PyNode): boolean => {
-      const fn = enclosingFunction(node);
-      let stmt: PyNode = node;
-      while (stmt.parent && stmt.parent.type !== 'expression_statement' && stmt.parent.type !== 'return_statement' && stmt.parent.id !== fn?.id)
-        stmt = stmt.parent;
-      const holder = stmt.parent;
-      const returned = (r: PyNode, pred: (e: PyNode) => boolean): boolean =>
-        namedChildren(r).some((e) => {
-          const u = unparen(e);
-          return pred(u) || (RETURNED_TUPLES.has(u.type) && namedChildren(u).some((x) => pred(unparen(x))));
-        });
-      if (holder?.type === 'return_statement') return returned(holder, (e) => e.id === unparen(stmt).id);
-      const left = childByField(stmt, 'left');
-      if (!fn || !BINDINGS.has(stmt.type) || left?.type !== 'identifier') return false;
-      const name = ctx.text(left);
-      const returns: PyNode[] = [];
-      const walk = (n: PyNode): void => {
-        if (n.id !== fn.id && /^(?:function|class)_definition$/.test(n.type)) return;
-        if (n.type === 'return_statement' && n.start > stmt.end) returns.push(n);
-        for (const c of namedChildren(n)) walk(c);
-      };
-      walk(fn);
-      return returns.some((r) => returned(r, (e) => e.type === 'identifier' && ctx.text(e) === name));
+    const returnedUnread = (node: PyNode): boolean => {
+      // In place (`w *= m`), the site is the statement's target, and the statement's value is the target itself.
+      const inPlace = node.parent?.type === 'augmented_assignment' ? node.parent : undefined;
+      return returnedUnreadAt(ev, inPlace ?? node, inPlace && childByField(inPlace, 'left'), true);
     };
     const softmaxSites: SoftmaxSite[] = [];
     const post: WeightsMaskSite[] = [];
@@ -266,7 +243,7 @@ out = weights @ v`,
           // they are with no caller in view (of this file, or of a file importing it), to code that may renormalise them
           // or only display them.
           const consumers = consumersOf(ev, attn.softmax.site);
-          if (consumers.length === 0 && !(attn.queryText && attn.keyText && (isCalled(site) || !returnedAsIs(site.node)))) continue;
+          if (consumers.length === 0 && !(attn.queryText && attn.keyText && (isCalled(site) || !returnedUnread(site.node)))) continue;
           if (consumers.length > 0 && !consumers.some((c) => carriesPostMask(c, site) || mutatedBeforeBy(c, site))) continue;
           reported.add(site.node.id);
           ctx.report({
