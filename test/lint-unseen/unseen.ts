@@ -727,7 +727,8 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // in no row of the repeated-code report on the change: a fresh unseen batch measured with today's linter. The
   // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
   // session 49 it joins the unseen measure, as session 48 decided before it existed.
-  { id: 'batch-61', dir: join(__dirname, 'batch-61', 'cases'), group: 'unseen', alone: true },
+  // In the unseen measure since the start of session 49 (decided in session 48 before it existed).
+  { id: 'batch-61', dir: join(__dirname, 'batch-61', 'cases'), group: 'unseen' },
   // Session 48 (brief curator-s48u62), gathered by one curator in parallel with the curator of batch 61, each from its
   // quarter of the coin's unseen side (first hex digit 4-7 here, 0-3 for batch 61; 8-f is the training set), after
   // batches 59 and 60 and from none of their repositories, with real bugs as its first aim and then correct look-alikes
