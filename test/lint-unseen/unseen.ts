@@ -750,6 +750,15 @@ export const UNSEEN_BATCHES: readonly UnseenBatch[] = [
   // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
   // session 50 it joins the unseen measure, as session 49 decided before it existed.
   { id: 'batch-63', dir: join(__dirname, 'batch-63', 'cases'), group: 'unseen', alone: true },
+  // Session 49 (brief curator-s49u64), gathered by one curator in parallel with the curator of batch 63, each from its
+  // quarter of the coin's unseen side (first hex digit 4-7 here, 0-3 for batch 63; 8-f is the training set), after
+  // batches 61 and 62 and from none of their repositories, with real bugs as its first aim and then correct look-alikes
+  // of the rules' bugs, every case written for the set, labelled before any linter ran on it, checked to share no run of
+  // six code lines with any other case under test/ (and the test folders of the session's other branches) and to appear
+  // in no row of the repeated-code report on the change: a fresh unseen batch measured with today's linter. The
+  // integrator decided before any result existed that it is printed on its own this session (`alone`); at the start of
+  // session 50 it joins the unseen measure, as session 49 decided before it existed.
+  { id: 'batch-64', dir: join(__dirname, 'batch-64', 'cases'), group: 'unseen', alone: true },
 ];
 
 const GROUP_TITLES: Record<UnseenGroup, string> = {

@@ -346,6 +346,15 @@
 //     (batch-63/lintrules-studied-repos.txt), held to its own floors (batch-63/floors.json); in the unseen group, printed
 //     alone in session 49 after the combined lines (decided before any result), joining the unseen measure at the start
 //     of session 50 (decided in session 49 before it existed); counts only.
+// 9zz2. The sixty-fourth batch (batch-64/, gathered in session 49 by curator-s49u64 from the unseen coin's quarter 4-7,
+//     in parallel with the curator of batch 63 (quarter 0-3), after batches 61 and 62 and from none of their
+//     repositories, aimed at real bugs and then at correct look-alikes of the rules' bugs, a fresh unseen batch measured
+//     with today's linter, its cases written for the set, checked for repeated code against every other case under test/
+//     and the test folders of the session's other branches, and kept out of every row of the repeated-code report on the
+//     change): the same checks, against every list including the shared studied list as it was at its final check
+//     (batch-64/lintrules-studied-repos.txt), held to its own floors (batch-64/floors.json); in the unseen group, printed
+//     alone in session 49 after the combined lines (decided before any result), joining the unseen measure at the start
+//     of session 50 (decided in session 49 before it existed); counts only.
 // 10. The linter run: prints the aggregates only (never a per-case miss), the regression batches (1, 2, 13-15, 17, 18,
 //     20-22, 24-29, 31-33, 37, 40, 50, 3 and 19 since the end of session 43, 10, 52 and 54 since the end of session 44,
 //     55 and 56 since the end of session 45, 16, 41 and 57 since the end of session 46, and 62 since session 48) together, the unseen
@@ -704,7 +713,7 @@ describe('lint unseen: loader and scorer', () => {
     );
   });
 
-  it('puts batches 1-3, 10, 13-22, 24-29, 31-33, 37, 40, 41, 50, 52 and 54-57 and 62 in the regression group and batches 4-9, 11, 12, 23, 30, 35, 36, 38, 39, 42-49, 51, 53 and 58-61 in the unseen group, with batch 63 in it marked alone', () => {
+  it('puts batches 1-3, 10, 13-22, 24-29, 31-33, 37, 40, 41, 50, 52 and 54-57 and 62 in the regression group and batches 4-9, 11, 12, 23, 30, 35, 36, 38, 39, 42-49, 51, 53 and 58-61 in the unseen group, with batches 63 and 64 in it marked alone', () => {
     assert.deepEqual(
       UNSEEN_BATCHES.map((b) => [b.id, b.group, b.alone === true]),
       [
@@ -770,6 +779,7 @@ describe('lint unseen: loader and scorer', () => {
         ['batch-61', 'unseen', false],
         ['batch-62', 'regression', false],
         ['batch-63', 'unseen', true],
+        ['batch-64', 'unseen', true],
       ],
     );
   });
@@ -1166,7 +1176,8 @@ interface GatheredBatchFloors {
     | 'batch-60'
     | 'batch-61'
     | 'batch-62'
-    | 'batch-63';
+    | 'batch-63'
+    | 'batch-64';
   session: number;
   /** How the batch came about, in its describe title; absent: the unseen measure of its session. */
   title?: string;
@@ -2516,6 +2527,27 @@ describeGatheredBatch({
   title: 'gathered in session 49 by curator-s49u63, printed alone in session 49',
 });
 
+// Batch 64 (session 49, brief curator-s49u64) was gathered by one curator in parallel with the curator of batch 63, each
+// from its quarter of the coin (first hex digit 4-7 here, 0-3 there; 8-f is the training set), after batches 61 and 62
+// and from none of their repositories, with real bugs as its first aim and then correct look-alikes of the rules' bugs,
+// every case written for the set, labelled before any linter ran on it, checked to share no run of six code lines with
+// any other case under test/ (and the test folders of the session's other branches) and kept out of every row of the
+// repeated-code report on the change: a fresh unseen batch measured with today's linter. The integrator decided before
+// any result existed that it is in the unseen group but marked `alone` this session; session 49 decided, before it
+// existed, that it joins the unseen measure at the start of session 50. Its floors are kept in its own folder,
+// batch-64/floors.json, so that its make-up stays inside test/lint-unseen (batch-64/README.md explains them).
+const BATCH64 = UNSEEN_BATCHES.find((b) => b.id === 'batch-64')!;
+/** The shared studied list (/work/wt/studied-repos.txt) as it was at batch 64's final check. */
+const STUDIED_LIST_64 = join(BATCH64.dir, '..', 'lintrules-studied-repos.txt');
+const FLOORS_64 = JSON.parse(readFileSync(join(BATCH64.dir, '..', 'floors.json'), 'utf8')) as Omit<GatheredBatchFloors, 'id' | 'session' | 'title'>;
+
+describeGatheredBatch({
+  ...FLOORS_64,
+  id: 'batch-64',
+  session: 49,
+  title: 'gathered in session 49 by curator-s49u64, printed alone in session 49',
+});
+
 function describeGatheredBatch(floors: GatheredBatchFloors): void {
   const batch = UNSEEN_BATCHES.find((b) => b.id === floors.id)!;
   const n = floors.id.slice('batch-'.length);
@@ -2650,6 +2682,7 @@ function describeGatheredBatch(floors: GatheredBatchFloors): void {
         STUDIED_LIST_61,
         STUDIED_LIST_62,
         STUDIED_LIST_63,
+        STUDIED_LIST_64,
       ])
         for (const repo of listedRepos(list)) excluded.add(repo);
       // The training set is read case by case by rule engineers: its repositories are spent for the unseen measure.
