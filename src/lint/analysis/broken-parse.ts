@@ -20,11 +20,14 @@ const TOP_LEVEL_DEFINITION = /^(?:async[ \t]+def|def|class)[ \t]/m;
  */
 export function orphanedByBrokenParse(tree: PyTree, node: PyNode): boolean {
   if (!tree.hasErrors) return false;
+  // The statement holding `node` at module level, or in an ERROR node at module level (recovery may gather the
+  // statements after the break into one: its first line is the break's, at column 0, theirs are indented).
   let top = node;
-  while (top.parent && top.parent.type !== 'module') {
+  while (top.parent && top.parent.type !== 'module' && top.parent.type !== 'ERROR') {
     if (DEFINITIONS.has(top.parent.type)) return false;
     top = top.parent;
   }
+  for (let p = top.parent; p; p = p.parent) if (DEFINITIONS.has(p.type)) return false;
   const lineStart = tree.source.lastIndexOf('\n', top.start - 1) + 1;
   // The line it starts on is indented (recovery may leave a stray keyword before it there: `except` as an ERROR).
   return /[ \t]/.test(tree.source.charAt(lineStart)) && TOP_LEVEL_DEFINITION.test(tree.source.slice(0, lineStart));

@@ -50,6 +50,17 @@ describe('ATT003 statements a broken parse cut off from their function (session 
     assert.equal(softmaxLines(bare).length, 4);
   });
 
+  it('is silent when the recovery gathers the statements after the break into one error node (a compound one first)', async () => {
+    const line = '            q_landmarks = query.reshape(batch_size, self.num_landmarks, segments, -1).mean(dim=2)\n';
+    assert.ok(FIXTURE.includes(line), 'the fixture no longer pools the query landmarks');
+    const branched = FIXTURE.replace(line, '            if segments > 1:\n    ' + line + '            else:\n                q_landmarks = query\n');
+    assert.deepEqual(await findingLines(branched, 'ATT003'), []);
+    const parsed = branched
+      .replace("'''\n            k_landmarks = sample", "            '''\n            k_landmarks = sample")
+      .replace("self.num_landmarks)\n'''\n", "self.num_landmarks)\n            '''\n");
+    assert.deepEqual(await findingLines(unscaled(parsed), 'ATT003'), softmaxLines(unscaled(parsed)));
+  });
+
   it('stays silent after the break without the scale too: the evidence is missing there, not present', async () => {
     assert.deepEqual(await findingLines(unscaled(FIXTURE), 'ATT003'), []);
   });
