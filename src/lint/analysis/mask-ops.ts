@@ -1209,7 +1209,7 @@ function choiceOfKeepMasks(ev: Evaluator, c: Call, x: AValue, y: AValue): AValue
 export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNode: PyNode, fill: AValue, ctx: Ctx, base?: PyNode): AValue {
   const subs = childrenByField(target, 'subscript');
   const maskNode = subs[0];
-  if (subs.length !== 1 || !maskNode) return prev;
+  if (subs.length !== 1 || !maskNode) return behindFullSlices(ev, prev, target, subs, fill, ctx);
   // `m[np.isnan(m)] = 0.0` on an additive mask: its NaN (0 × -inf where a 0/1 mask was multiplied by -inf) replaced
   // by a finite number, as `nan_to_num` does.
   const written = base ?? childByField(target, 'value');
@@ -1258,6 +1258,24 @@ export function setItemFill(ev: Evaluator, prev: AValue, target: PyNode, fillNod
     return { ...prev, attn: { ...prev.attn, postMask: [...(prev.attn.postMask ?? []), target] } };
   }
   return filledByIndex(ev, prev, target, mask, base) ?? prev;
+}
+
+/**
+ * Scores filled with a masking value where a mask selects on their trailing axes, every leading axis taken whole
+ * (`KQ[:, :, ~causal] = float("-inf")`, `s[..., ~keep] = -1e9`; session 49): every position the mask selects is
+ * filled, for each leading index, before the softmax, so the scores are masked. Recorded on the scores only (a mask
+ * op, as a one-index fill records): which axes the mask lines up with is not read here, so it is no mask site or fill
+ * fact for the rules that read those.
+ */
+function behindFullSlices(ev: Evaluator, prev: AValue, target: PyNode, subs: readonly PyNode[], fill: AValue, ctx: Ctx): AValue {
+  if (prev.attn?.stage !== 'scores' || !isMaskingFill(fill)) return prev;
+  const whole = (s: PyNode): boolean => s.type === 'ellipsis' || (s.type === 'slice' && ev.text(s).trim() === ':');
+  const picked = subs.filter((s) => !whole(s));
+  const maskNode = picked[0];
+  if (picked.length !== 1 || !maskNode || subs.at(-1) !== maskNode) return prev;
+  const mask = ev.eval(maskNode, ctx);
+  if (!mask.mask && mask.dtype !== 'bool') return prev;
+  return addOp(prev, { kind: 'mask', node: target, how: 'setitem', maskNode });
 }
 
 /**
