@@ -604,16 +604,12 @@ out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)`,
      */
     function flagIsOwnMaskAbsent(site: SdpaSite, valueNode: PyNode): boolean {
       const u = unparen(valueNode);
-      if (u.type !== 'comparison_operator' || !site.maskNode) return false;
-      const [left, right] = namedChildren(u);
-      const op = ctx
-        .text(u)
-        .slice(left ? left.end - u.start : 0, right ? right.start - u.start : 0)
-        .trim();
-      if (!left || !right || right.type !== 'none' || op !== 'is') return false;
-      if (ctx.text(unparen(left)) !== ctx.text(unparen(site.maskNode)) || unparen(left).type !== 'identifier') return false;
-      if (!(site.mask?.kind === 'none' || site.mask?.maybeNone)) return false;
-      return !ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined);
+      const left = namedChildren(u)[0];
+      const mask = site.maskNode && unparen(site.maskNode);
+      if (u.type !== 'comparison_operator' || left?.type !== 'identifier' || mask?.type !== 'identifier') return false;
+      if (ctx.text(u).replace(/\s+/g, ' ') !== `${ctx.text(mask)} is None`) return false;
+      const maybeNone = site.mask?.kind === 'none' || site.mask?.maybeNone === true;
+      return maybeNone && !ev.facts.sdpaAt(site.node).some((s) => s.ctx !== site.ctx && truthOf(ev.eval(valueNode, s.ctx)) !== undefined);
     }
 
     /**
