@@ -837,8 +837,21 @@ export function reshapeValue(ev: Evaluator, c: Call, t0: AValue, sizeNodes: PyNo
     out.mask = m;
   }
   if (t.index) delete out.index;
+  const placed = t.index ? indexAsRowOrColumn(ev, t, splatAxes ? undefined : nodes) : undefined;
+  if (placed) out.index = placed;
   if (t.channelFirst) delete out.channelFirst;
   return out;
+}
+
+/**
+ * A 1-D position index (`arange(W)`) viewed as a row or a column (`view(1, W)`, `reshape(-1, 1)`, `view(1, 1, 1, -1)`):
+ * every size but one is a literal 1, so the positions run along that one axis, as `arange(W)[None, :]` places them.
+ */
+function indexAsRowOrColumn(ev: Evaluator, t: AValue, nodes: readonly PyNode[] | undefined): AValue['index'] {
+  if (!t.index || t.ndim !== 1 || !nodes || nodes.length < 2) return undefined;
+  const free = nodes.flatMap((node, i) => (intLiteral(ev.tree, unparen(node)) === 1 ? [] : [i]));
+  const only = free.length === 1 ? free[0] : undefined;
+  return only === undefined ? undefined : { axis: only - nodes.length, offset: t.index.offset };
 }
 
 /**

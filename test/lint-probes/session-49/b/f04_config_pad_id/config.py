@@ -1,0 +1,3 @@
+PAD_ID = 1
+BOS_ID = 0
+MAX_LEN = 512

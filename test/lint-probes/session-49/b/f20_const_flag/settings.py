@@ -1,0 +1,2 @@
+USE_CAUSAL = True
+DROPOUT = 0.0
