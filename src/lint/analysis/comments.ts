@@ -117,10 +117,19 @@ export function namedShapes(textBlock: string): Map<string, AxisInfo[]> {
   return out;
 }
 
+/**
+ * Where a parameter's description may start: at the start of a line (after indentation, `#`, a docstring's opening
+ * quotes, a bullet, `:param` / `@param` and a type), or after a `;`, `,` or `.` that ends the entry before it
+ * (`"""x: (B, S); mask: (B, S), True on padding."""`). Not after another word: `# Build additive mask: 0 for keep, -inf
+ * for masked` describes the value the code builds, not the parameter `mask` (session 49).
+ */
+const PARAM_DOC_LEAD =
+  '(?:(?:^|\\n)[ \\t]*(?:#+[ \\t]*)?(?:[rRuUbB]{0,2}(?:"""|\'\'\'|"|\'))?[ \\t]*(?:[-*+][ \\t]+)?(?:[:@]param[ \\t]+(?:[\\w.[\\], ]+?[ \\t]+)?)?|[;,.][ \\t]+)[`*]*';
+
 /** The text a comment or docstring gives about one parameter: after `name:` up to `;`, a newline or the next `other:`. */
 export function paramDoc(textBlock: string, name: string): string | undefined {
   if (!textBlock.includes(name)) return undefined; // the pattern below needs the name itself (most blocks are empty)
-  const re = new RegExp(`(?:^|[^\\w.])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*(?:\\([^()]*\\))?\\s*:([^;\\n]*)`, 'g');
+  const re = new RegExp(`${PARAM_DOC_LEAD}${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*(?:\\([^()]*\\))?\\s*:([^;\\n]*)`, 'g');
   const m = re.exec(textBlock);
   if (!m) return undefined;
   // Stop at the next "word:" that starts another parameter's description.

@@ -765,3 +765,31 @@ export function resultDiscarded(ev: Evaluator, node: PyNode): boolean {
     return !read;
   });
 }
+
+/**
+ * The consumed operand is a name whose elements were changed in place at indexed positions by an additive augmented
+ * assignment after the softmax and before the product (`probs[np.arange(N), y] -= 1`, also on a copy:
+ * `dscores = probs.copy()`, `dscores[range(N), y] -= 1`). Subtracting (or adding) at picked positions changes the
+ * row sums, so the operand is no distribution any more: softmax minus the one-hot labels is the cross-entropy
+ * gradient of a softmax classifier, and its product with the data (`X.T.dot(probs)`) is the weight gradient, not
+ * weights meeting values. A fill (`w[mask] = 0`) or a product (`w *= keep`) is a mask, not this.
+ */
+export function changedAtIndicesBefore(ev: Evaluator, c: Consumer, softmaxNode: PyNode): boolean {
+  const m = c.site;
+  const operand = m.a.attn?.stage === 'weights' && m.a.attn.softmax?.site === softmaxNode ? m.aNode : m.bNode;
+  const id = operand && unparen(operand);
+  const fn = enclosingFunction(m.node);
+  if (id?.type !== 'identifier' || !fn) return false;
+  const name = ev.text(id);
+  // The softmax in the same function must come before the write; from a helper elsewhere, any write before the product.
+  const after = enclosingFunction(softmaxNode) === fn ? softmaxNode.end : fn.start;
+  let changed = false;
+  walk(fn, (n) => {
+    if (changed || n.start >= m.node.start) return false;
+    if (n.type !== 'augmented_assignment' || n.start < after) return;
+    const target = namedChildren(n)[0];
+    const object = target?.type === 'subscript' ? namedChildren(target)[0] : undefined;
+    changed = object?.type === 'identifier' && ev.text(object) === name && /^[-+]=$/.test(`${operatorText(ev.tree, n)}`);
+  });
+  return changed;
+}
