@@ -23,6 +23,7 @@ import { definitions, factorDefinitions } from './related';
 import { importerCallPassing } from '../analysis/importer-calls';
 import { roleOfName } from '../analysis/names';
 import { originRef } from '../analysis/portable';
+import { queryInitCarriesScale } from './init-scale';
 
 const T = defineTemplates({
   sdpaUnitScale: '{0} is told scale={1}, but {2} and {3} were not scaled by 1/sqrt(d) beforehand: the scores reach the softmax unscaled.',
@@ -212,6 +213,8 @@ weights = scores.softmax(dim=-1)`,
         )
           continue;
         if (qkNormalised(ev, a.formedAt, a.queryText, a.keyText)) continue;
+        // The 1/sqrt(d) folded into the query projection's initialisation (Mesh TensorFlow / T5: a std with one more size).
+        if (ev.facts.matmulAt(a.formedAt).some((m) => queryInitCarriesScale(ev, site.node, m.aNode, m.bNode))) continue;
         // A helper whose callers in the files that import it pass a pre-scaled q (or k).
         if (scaledByImporters(site)) continue;
         // A helper handed its queries and keys, with no caller in view: how the scale arrives is not shown.
