@@ -16,9 +16,8 @@ interface WeightInit {
   readonly owner: string;
   readonly layer: string;
   readonly std: PyNode;
-  /** The function (or class body) the initialisation sits in: two initialisations are compared only within one. */
+  /** The class (for `self`) or the `isinstance` arm the initialisation sits in: two are compared only within one. */
   readonly scope: PyNode;
-  readonly node: PyNode;
 }
 
 /**
@@ -42,6 +41,7 @@ export function queryInitCarriesScale(ev: Evaluator, site: PyNode, queryNode: Py
   /* c8 ignore next -- the grammar gives every class_definition a name; the type makes the field optional */
   if (!clsNameNode) return false;
   const clsName = ev.text(clsNameNode);
+  /* c8 ignore next -- the engine lints filtered trees, which carry whole(); a tree parsed whole has none and is whole */
   const trees: PyTree[] = [ev.tree.whole?.() ?? ev.tree];
   if (ev.link) {
     for (const path of importingFiles(ev.link, MAX_INIT_FILES, true)) {
@@ -74,10 +74,18 @@ function projectionLayer(ev: Evaluator, node: PyNode, depth: number): string | u
   if (depth > MAX_STEPS) return undefined;
   const n = unparen(node);
   if (n.type === 'identifier') {
-    const defs = ev.resolve(n, ev.text(n)) ?? [];
-    const [d] = defs;
-    if (defs.length !== 1 || !d || d.kind !== 'assign' || d.path.length > 0 || !d.value) return undefined;
-    return projectionLayer(ev, d.value, depth + 1);
+    const defs = ev.resolve(n, ev.text(n));
+    const d = defs?.length === 1 ? defs[0] : undefined;
+    if (d?.kind !== 'assign' || !d.value || d.path.length > 1) return undefined;
+    // `q, k = self.q(x), self.k(x)`: the element the name unpacks.
+    const [i] = d.path;
+    /* c8 ignore next -- the grammar gives every assignment its right side; the type makes the field optional */
+    const value = unparen(d.value.type === 'assignment' ? (childByField(d.value, 'right') ?? d.value) : d.value);
+    if (i === undefined) return projectionLayer(ev, value, depth + 1);
+    if (value.type !== 'expression_list' && value.type !== 'tuple') return undefined;
+    const part = namedChildren(value)[i];
+    /* c8 ignore next -- a name unpacked from a written tuple is one of its elements (as many targets as elements) */
+    return part ? projectionLayer(ev, part, depth + 1) : undefined;
   }
   const calls: string[] = [];
   walk(n, (x) => {
@@ -106,20 +114,19 @@ function weightInits(tree: PyTree, clsName: string, ownStart: number | undefined
     const init = initCall(tree, n);
     if (!init) return;
     const m = /^(\w+)\.(\w+)\.weight(?:\.data)?$/.exec(text(unparen(init.weight)));
-    if (!m?.[1] || !m[2]) return;
-    const [, owner, layer] = m;
-    let scope: PyNode | undefined;
+    if (!m) return;
+    // A match of this pattern has both groups.
+    const owner = m[1]!;
+    const layer = m[2]!;
     for (let p = n.parent; p; p = p.parent) {
-      if (!scope && p.type === 'function_definition') scope = p;
       if (owner === 'self' && p.type === 'class_definition') {
-        const name = childByField(p, 'name');
-        const isOwn = ownStart === undefined ? !!name && text(name) === clsName : p.start === ownStart;
-        if (isOwn && scope) out.push({ owner, layer, std: init.std, scope, node: n });
+        // Only the linted class's own (`ownStart`; an importing file's `self` is another class's); compared within it.
+        if (p.start === ownStart) out.push({ owner, layer, std: init.std, scope: p });
         return;
       }
       // Under the arm of an `if isinstance(owner, Cls):` (or `elif`), not its `else`.
       if (owner !== 'self' && (p.type === 'if_statement' || p.type === 'elif_clause') && inConsequence(p, n) && guardsInstance(tree, p, owner, clsName)) {
-        out.push({ owner, layer, std: init.std, scope: p, node: n });
+        out.push({ owner, layer, std: init.std, scope: p });
         return;
       }
     }
@@ -136,15 +143,11 @@ function inConsequence(stmt: PyNode, node: PyNode): boolean {
 /** `if isinstance(owner, Cls)` or `isinstance(owner, (A, Cls))` (also `elif`), with the class's name as written. */
 function guardsInstance(tree: PyTree, stmt: PyNode, owner: string, clsName: string): boolean {
   const cond = childByField(stmt, 'condition');
-  const c = cond ? unparen(cond) : undefined;
-  if (c?.type !== 'call') return false;
-  const f = childByField(c, 'function');
-  const text = (n: PyNode): string => tree.source.slice(n.start, n.end);
-  if (!f || text(f) !== 'isinstance') return false;
-  const [obj, classes] = namedChildren(childByField(c, 'arguments') ?? c);
-  if (!obj || !classes || text(obj) !== owner) return false;
-  const names = classes.type === 'tuple' ? namedChildren(classes) : [classes];
-  return names.some((x) => text(x).split('.').pop() === clsName);
+  /* c8 ignore next -- the grammar gives every if and elif its condition; the type makes the field optional */
+  const written = cond ? tree.source.slice(cond.start, cond.end) : '';
+  const m = /^isinstance\(\s*(\w+)\s*,\s*\(?([\w.,\s]*?)\)?\s*\)$/.exec(written);
+  // A match of this pattern has both groups.
+  return !!m && m[1] === owner && m[2]!.split(',').some((x) => x.trim().split('.').pop() === clsName);
 }
 
 /**
@@ -158,9 +161,10 @@ function initCall(tree: PyTree, call: PyNode): { weight: PyNode; std: PyNode } |
   const text = (n: PyNode): string => tree.source.slice(n.start, n.end);
   const method = f.type === 'attribute' ? childByField(f, 'attribute') : f;
   if (!method || !/^(?:trunc_)?normal_$/.test(text(method))) return undefined;
+  /* c8 ignore next -- the grammar gives every call its arguments; the type makes the field optional */
   const args = namedChildren(childByField(call, 'arguments') ?? call);
   const positional = args.filter((a) => a.type !== 'keyword_argument');
-  const kwStd = args.find((a) => a.type === 'keyword_argument' && text(childByField(a, 'name') ?? a) === 'std');
+  const kwStd = args.find((a) => a.type === 'keyword_argument' && /^std\s*=/.test(text(a)));
   const obj = f.type === 'attribute' ? childByField(f, 'object') : undefined;
   // The method form on a weight (`module.q.weight.data.normal_(...)`): the receiver is the weight, std the second.
   if (obj && /\.weight(?:\.data)?$/.test(text(obj))) {
@@ -207,10 +211,9 @@ function rootedSizes(tree: PyTree, std: PyNode): Set<string> | undefined {
     }
     // `factor * rooted`: the factor (a number or a name not under the root) scales both alike.
     if (op === '*') {
-      const a = rootedSizes(tree, l);
-      const b = rootedSizes(tree, r);
-      if (a && !b) return a;
-      if (b && !a) return b;
+      // Both sides rooted (`d_model ** -0.5 * d_kv ** -0.5`) count together.
+      const parts = [rootedSizes(tree, l), rootedSizes(tree, r)].filter((x): x is Set<string> => x !== undefined);
+      return parts.length > 0 ? new Set(parts.flatMap((x) => [...x])) : undefined;
     }
   }
   return undefined;
@@ -222,12 +225,14 @@ function sqrtArgument(tree: PyTree, node: PyNode): PyNode | undefined {
   if (u.type !== 'call') return undefined;
   const f = childByField(u, 'function');
   if (!f || !/(?:^|\.)sqrt$/.test(tree.source.slice(f.start, f.end))) return undefined;
+  /* c8 ignore next -- the grammar gives every call its arguments; the type makes the field optional */
   const args = namedChildren(childByField(u, 'arguments') ?? u);
-  return args.length === 1 ? args[0] : undefined;
+  return args[0];
 }
 
 /** The operator of a binary operator node, as written. */
 function operatorOf(tree: PyTree, node: PyNode): string | undefined {
   const op = childByField(node, 'operator');
+  /* c8 ignore next -- the grammar gives every binary operator its operator; the type makes the field optional */
   return op ? tree.source.slice(op.start, op.end) : undefined;
 }
