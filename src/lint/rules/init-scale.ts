@@ -116,8 +116,7 @@ function weightInits(tree: PyTree, clsName: string, ownStart: number | undefined
     const m = /^(\w+)\.(\w+)\.weight(?:\.data)?$/.exec(text(unparen(init.weight)));
     if (!m) return;
     // A match of this pattern has both groups.
-    const owner = m[1]!;
-    const layer = m[2]!;
+    const [owner, layer] = m.slice(1) as [string, string];
     for (let p = n.parent; p; p = p.parent) {
       if (owner === 'self' && p.type === 'class_definition') {
         // Only the linted class's own (`ownStart`; an importing file's `self` is another class's); compared within it.
@@ -146,8 +145,14 @@ function guardsInstance(tree: PyTree, stmt: PyNode, owner: string, clsName: stri
   /* c8 ignore next -- the grammar gives every if and elif its condition; the type makes the field optional */
   const written = cond ? tree.source.slice(cond.start, cond.end) : '';
   const m = /^isinstance\(\s*(\w+)\s*,\s*\(?([\w.,\s]*?)\)?\s*\)$/.exec(written);
-  // A match of this pattern has both groups.
-  return !!m && m[1] === owner && m[2]!.split(',').some((x) => x.trim().split('.').pop() === clsName);
+  // A match of this pattern has both groups (the classes may be empty).
+  const [obj, classes] = (m?.slice(1) ?? []) as [string?, string?];
+  return (
+    obj === owner &&
+    String(classes)
+      .split(',')
+      .some((x) => x.trim().split('.').pop() === clsName)
+  );
 }
 
 /**
