@@ -9,7 +9,7 @@ import { childByField, namedChildren, unparen, walk, type PyNode, type PyTree } 
 /** Importing files read, at most (as the other importer evidence reads them). */
 const MAX_INIT_FILES = 8;
 /** Definitions followed from the query (or keys) back to the projection that makes them. */
-const MAX_STEPS = 4;
+const MAX_STEPS = 6;
 
 /** One initialisation of a layer's weight: the object holding the layer (`self`, `module`), the layer's name and the std. */
 interface WeightInit {
@@ -67,8 +67,9 @@ export function queryInitCarriesScale(ev: Evaluator, site: PyNode, queryNode: Py
 }
 
 /**
- * The name of the layer of `self` whose call makes `node` (`self.q(x).view(...).transpose(1, 2)` → `q`), following a
- * name to its one assignment, through shape steps and casts; undefined when no single such call makes it.
+ * The name of the layer of `self` whose call makes `node` (`self.q(x).view(...).transpose(1, 2)` → `q`), or, with no such
+ * call, the one layer handed to a helper that applies it (`project(hidden_states, self.k, ...)`), following a name to its
+ * one assignment, through shape steps and casts; undefined when no single such layer makes it.
  */
 function projectionLayer(ev: Evaluator, node: PyNode, depth: number): string | undefined {
   if (depth > MAX_STEPS) return undefined;
@@ -88,13 +89,27 @@ function projectionLayer(ev: Evaluator, node: PyNode, depth: number): string | u
     return part ? projectionLayer(ev, part, depth + 1) : undefined;
   }
   const calls: string[] = [];
+  // A layer handed to a local helper that applies it (`project(hidden_states, self.k, ...)`, as HF's T5 projects keys).
+  const handed: string[] = [];
+  const selfAttr = (x: PyNode | undefined): string | undefined => {
+    const [obj, attr] = x?.type === 'attribute' ? namedChildren(x) : [];
+    return obj?.type === 'identifier' && attr && ev.text(obj) === 'self' ? ev.text(attr) : undefined;
+  };
   walk(n, (x) => {
     if (x.type !== 'call') return;
-    const f = childByField(x, 'function');
-    const [obj, attr] = f?.type === 'attribute' ? namedChildren(f) : [];
-    if (obj?.type === 'identifier' && ev.text(obj) === 'self' && attr) calls.push(ev.text(attr));
+    const fn = childByField(x, 'function');
+    const called = selfAttr(fn);
+    if (called) calls.push(called);
+    // Handed to a function called by its name (`project(h, self.k)`), not a size handed to a method (`k.view(b, n, self.heads, -1)`).
+    if (fn?.type !== 'identifier') return;
+    /* c8 ignore next -- the grammar gives every call its arguments; the type makes the field optional */
+    for (const a of namedChildren(childByField(x, 'arguments') ?? x)) {
+      const layer = selfAttr(a);
+      if (layer) handed.push(layer);
+    }
   });
   if (calls.length > 0) return calls.length === 1 ? calls[0] : undefined;
+  if (handed.length > 0) return handed.length === 1 ? handed[0] : undefined;
   // A step on a tensor (`k.transpose(-2, -1)`, `k.float()`, `k[:, :n]`, `k.mT`): the tensor it steps from.
   const base = n.type === 'call' ? childByField(n, 'function') : n;
   const inner = base?.type === 'attribute' ? childByField(base, 'object') : base?.type === 'subscript' ? childByField(base, 'value') : undefined;
