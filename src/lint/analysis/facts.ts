@@ -215,6 +215,11 @@ export interface WeightsMaskSite {
   readonly inPlace?: boolean;
   /** An additive mask (0 / a large negative number or -inf) added to the weights (`w + (1 - m) * -10000.0`). */
   readonly additive?: true;
+  /**
+   * The masking is a call of a helper of another workspace file that multiplies the weights passed in by the mask passed
+   * in (cross-file.ts): the helper as the caller names it and where its product is (`utils.py:2`).
+   */
+  readonly helper?: { readonly name: string; readonly ref: string };
 }
 
 /** The axis a softmax normalises, as a negative index of its input: undefined when its dim is no literal or, for a dim counted from the front, the input's rank is not known. */
