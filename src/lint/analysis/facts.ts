@@ -244,6 +244,12 @@ export class Facts {
   /** Post-softmax mask node id → true when renormalised afterwards. */
   readonly postMaskRenormalised = new Set<number>();
   /**
+   * Products of a 0/1 mask and a fill (`pad * -1e9`, by node id) that TensorFlow code adds to scores the code makes float32
+   * or float64 (`tf.cast(logits, tf.float32)`): TensorFlow adds only tensors of one dtype, so the product is in that
+   * dtype too, whatever the precision policy, and the fill is in its range (ATT007).
+   */
+  readonly addedToFullPrecision = new Set<number>();
+  /**
    * Values a NaN test or replacement reads (`torch.nan_to_num(w)`, `torch.isnan(w)`, `w.isnan()`), by the function
    * scope it is written in: a guard protects the rows of the scores or weights it reads, not whatever else the function
    * handles (a loss checked for NaN, an assert on the input).
