@@ -272,6 +272,23 @@ export function callAcrossFiles(
   } finally {
     link.workspace.crossings--;
   }
+  // Scores passed in that the helper normalises by a softmax with no mask of its own on the way (every softmax there of
+  // the parameter receiving them, in any reading of the helper): the masks this file applied before the call are the only
+  // ones, judged here as before a softmax of the file (ATT006: a 0/1 product of the scores).
+  for (const [i, param] of scoresIn) {
+    const sites = owner.facts.softmax.filter((s) => s.input.attn?.formedAt === param);
+    const unmasked = (s: (typeof sites)[number]): boolean =>
+      !!s.input.ops &&
+      s.input.ops.length > 0 &&
+      s.input.ops.every((alt) => alt[0]?.kind === 'opaque' && alt[0].passed === i && !alt.slice(1).some((o) => o.kind === 'mask'));
+    const first = sites[0];
+    const input = given[i];
+    if (!first || !input || !sites.every(unmasked)) continue;
+    const at = lineColumn(owner.tree.source, first.node.start);
+    const ref = originRef({ path: owner.link.path, line: at.line });
+    ev.facts.foreignSoftmax.push({ node: call, ctx, input, helper: { name: scope.name, ref } });
+    ev.noteForeignEvidence({ path: owner.link.path, line: at.line, column: at.column, message: msg(PHRASES.softmaxIn, `\`${scope.name}\``, ref) });
+  }
   const guards = weightsIn.length > 0 ? (owner.facts.nanGuards.get(scope.id) ?? []) : [];
   for (const i of weightsIn) {
     const arg = given[i];

@@ -222,6 +222,19 @@ export interface WeightsMaskSite {
   readonly helper?: { readonly name: string; readonly ref: string };
 }
 
+/**
+ * Scores of this file handed to a helper of another workspace file whose softmax normalises them with no mask of its own
+ * on the way (cross-file.ts): the call, the scores as this file passes them, and the helper's name and where its softmax
+ * is (`utils.py:5`). ATT006 judges the masks this file applied to them (a 0/1 product) as it would before a softmax of
+ * the file.
+ */
+export interface ForeignSoftmaxSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly input: AValue;
+  readonly helper: { readonly name: string; readonly ref: string };
+}
+
 /** The axis a softmax normalises, as a negative index of its input: undefined when its dim is no literal or, for a dim counted from the front, the input's rank is not known. */
 export function normalisedAxis(s: SoftmaxSite): number | undefined {
   const ndim = s.input.ndim;
@@ -230,6 +243,7 @@ export function normalisedAxis(s: SoftmaxSite): number | undefined {
 
 export class Facts {
   readonly softmax: SoftmaxSite[] = [];
+  readonly foreignSoftmax: ForeignSoftmaxSite[] = [];
   readonly matmul: MatmulSite[] = [];
   /** The stated size of the feature axis a pairwise q * k product is summed over, by the product (`formedAt`) of the scores. */
   readonly pairwiseContracted = new Map<PyNode, string>();
