@@ -47,8 +47,8 @@ describe('att006 (session 49): a 0/1 product before the softmax of a helper of a
     const l = await createLinter(grammar(), { workspace: memoryWorkspace(ws) });
     const found = l.lintPython(ws['model.py'] ?? '', { path: 'model.py' }).filter((f) => f.code === 'ATT006');
     assert.equal(found.length, 1);
-    assert.ok(found[0]!.related?.some((r) => r.path === 'utils.py' && r.line === 5));
-    assert.ok(found[0]!.related?.some((r) => /`normalise` \(utils\.py:5\)/.test(r.message)));
+    assert.ok(found[0]?.related?.some((r) => r.path === 'utils.py' && r.line === 5));
+    assert.ok(found[0]?.related?.some((r) => /`normalise` \(utils\.py:5\)/.test(r.message)));
   });
   it('is silent when the scores are filled before the call (the fixed twin)', async () => {
     assert.deepEqual(await lines("s = s.masked_fill(keep[:, None, :] == 0, float('-inf'))"), []);
