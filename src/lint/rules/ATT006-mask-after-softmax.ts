@@ -283,11 +283,10 @@ out = weights @ v`,
         // Scores this file hands to a helper of another file that softmaxes them with no mask of its own there: a 0/1
         // product applied here is the only mask before that softmax, as it would be before one of this file.
         for (const site of ev.facts.foreignSoftmax) {
-          if (!hasRoles(site.input)) continue;
           for (const alt of alternatives(site.input)) {
-            const masks = alt.filter((o): o is MaskOp => o.kind === 'mask' && (!o.unshown || !!o.scaledByUnshown));
-            const op = masks[0];
-            if (op?.how !== 'mul' || masks.length !== 1 || reported.has(op.node.id)) continue;
+            const masks = alt.filter((o): o is MaskOp => o.kind === 'mask');
+            const op = masks.length === 1 ? masks[0] : undefined;
+            if (op?.how !== 'mul') continue;
             reported.add(op.node.id);
             ctx.report({
               node: op.node,
