@@ -272,6 +272,23 @@ export function callAcrossFiles(
   } finally {
     link.workspace.crossings--;
   }
+  // Scores passed in that the helper normalises by a softmax with no mask of its own on the way (every softmax there of
+  // the parameter receiving them, in any reading of the helper): the masks this file applied before the call are the only
+  // ones, judged here as before a softmax of the file (ATT006: a 0/1 product of the scores).
+  for (const [i, param] of scoresIn) {
+    const sites = owner.facts.softmax.filter((s) => s.input.attn?.formedAt === param);
+    const unmasked = (s: (typeof sites)[number]): boolean =>
+      !!s.input.ops &&
+      s.input.ops.length > 0 &&
+      s.input.ops.every((alt) => alt[0]?.kind === 'opaque' && alt[0].passed === i && !alt.slice(1).some((o) => o.kind === 'mask'));
+    const first = sites[0];
+    const input = given[i];
+    if (!first || !input || !sites.every(unmasked)) continue;
+    const at = lineColumn(owner.tree.source, first.node.start);
+    const ref = originRef({ path: owner.link.path, line: at.line });
+    ev.facts.foreignSoftmax.push({ node: call, ctx, input, helper: { name: scope.name, ref } });
+    ev.noteForeignEvidence({ path: owner.link.path, line: at.line, column: at.column, message: msg(PHRASES.softmaxIn, `\`${scope.name}\``, ref) });
+  }
   const guards = weightsIn.length > 0 ? (owner.facts.nanGuards.get(scope.id) ?? []) : [];
   for (const i of weightsIn) {
     const arg = given[i];
@@ -309,6 +326,19 @@ export function callAcrossFiles(
   const renormalisedArg = weightsIn.find((i) => handsBackRenormalised(r, i));
   const renormalisedWeights = renormalisedArg === undefined ? undefined : given[renormalisedArg];
   if (renormalisedWeights?.attn && r.sumNormalised) out = renormalise(ev, renormalisedWeights, r.sumNormalised.axis, ctx);
+  // Weights passed in and handed back multiplied by a mask this file passes too, with no other step there (`return w *
+  // allowed`, `w * keep.float()`): this file's weights masked after their softmax at the call, as a helper of the file
+  // would leave them; the caller's mask argument is the mask (ATT006 judges it here, where the mask and the product with
+  // the values are).
+  const masked = maskedByPassedMask(owner, scope, r, weightsIn, offset, args);
+  const maskedWeights = masked && given[masked.weights];
+  if (masked && maskedWeights?.attn) {
+    const at = lineColumn(owner.tree.source, masked.product.start);
+    const ref = originRef({ path: origin.path, line: at.line });
+    ev.facts.weightsMask.push({ node: call, ctx, weights: maskedWeights, maskNode: masked.maskNode, helper: { name: origin.name, ref } });
+    out = { ...out, kind: 'tensor', attn: { ...maskedWeights.attn, postMask: [...(maskedWeights.attn.postMask ?? []), call] } };
+    ev.noteForeignEvidence({ path: origin.path, line: at.line, column: at.column, message: msg(PHRASES.weightsMaskedIn, `\`${origin.name}\``, ref) });
+  }
   // Scores cut to a triangle there and handed back as the cut itself (`return torch.triu(scores)`): still that cut here.
   if (out.kind === 'tensor' && out.triCut && returnsCut(scope, r)) out = markCut(out);
   if (r.elements && out.elements && r.elements.some((e) => e.mask)) {
@@ -388,6 +418,39 @@ function resumed(out: AValue, given: readonly AValue[], keysKept = false): AValu
   // The same scores handed back with their key axis where it was (a helper that masks them, `s.masked_fill(m, -inf)`):
   // still the attention scores this file formed, as a helper of the file would leave them (keysKept, callAcrossFiles).
   return keysKept ? { ...out, attn: arg.attn, ops: steps } : { ...out, ops: steps };
+}
+
+/** A parameter's own value in another dtype (`allowed`, `keep.float()`, `m.to(w.dtype)`): the same mask, shape and meaning. */
+const PARAM_AS_IS = /^([A-Za-z_]\w*)(?:\s*\.\s*(?:float|half|double|bool|long|int|to|type_as|type)\s*\([^()]*(?:\([^()]*\)[^()]*)*\))*$/;
+
+/**
+ * `r` is the stand-in of weights argument `i` times one of the helper's parameters as it is (`return w * allowed`), on
+ * every path and with nothing else (not divided by a sum after: that renormalises them): the argument this file passes for
+ * that parameter, and the product there. Undefined when the mask is built or reshaped there, or left to its default.
+ */
+function maskedByPassedMask(
+  owner: Evaluator,
+  scope: Scope,
+  r: AValue,
+  weightsIn: readonly number[],
+  offset: number,
+  args: CallArgs,
+): { weights: number; maskNode: PyNode; product: PyNode } | undefined {
+  if (r.kind !== 'tensor' || r.sumNormalised || !r.ops || r.ops.length === 0) return undefined;
+  const first = r.ops[0];
+  const start = first?.[0];
+  const op = first?.[1];
+  if (start?.kind !== 'opaque' || start.passed === undefined || !weightsIn.includes(start.passed)) return undefined;
+  if (op?.kind !== 'mask' || op.how !== 'mul' || !op.maskNode) return undefined;
+  const same = (alt: readonly PathOp[]): boolean =>
+    alt.length === 2 && alt[0]?.kind === 'opaque' && alt[0].passed === start.passed && alt[1]?.kind === 'mask' && alt[1].node === op.node;
+  if (!r.ops.every(same)) return undefined;
+  const name = PARAM_AS_IS.exec(owner.text(op.maskNode).trim())?.[1];
+  const param = name === undefined ? undefined : scope.params.find((p) => p.name === name);
+  if (!param) return undefined;
+  const maskNode = param.kind === 'positional' && param.index !== undefined && param.index - offset >= 0 ? args.positional[param.index - offset] : undefined;
+  const given = maskNode ?? args.keywords.get(param.name)?.value;
+  return given && given.type !== 'list_splat' ? { weights: start.passed, maskNode: given, product: op.node } : undefined;
 }
 
 /** `r` is the stand-in of argument `i` divided by its own sum there, and nothing else on any path. */

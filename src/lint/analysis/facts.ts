@@ -215,6 +215,24 @@ export interface WeightsMaskSite {
   readonly inPlace?: boolean;
   /** An additive mask (0 / a large negative number or -inf) added to the weights (`w + (1 - m) * -10000.0`). */
   readonly additive?: true;
+  /**
+   * The masking is a call of a helper of another workspace file that multiplies the weights passed in by the mask passed
+   * in (cross-file.ts): the helper as the caller names it and where its product is (`utils.py:2`).
+   */
+  readonly helper?: { readonly name: string; readonly ref: string };
+}
+
+/**
+ * Scores of this file handed to a helper of another workspace file whose softmax normalises them with no mask of its own
+ * on the way (cross-file.ts): the call, the scores as this file passes them, and the helper's name and where its softmax
+ * is (`utils.py:5`). ATT006 judges the masks this file applied to them (a 0/1 product) as it would before a softmax of
+ * the file.
+ */
+export interface ForeignSoftmaxSite {
+  readonly node: PyNode;
+  readonly ctx: Ctx;
+  readonly input: AValue;
+  readonly helper: { readonly name: string; readonly ref: string };
 }
 
 /** The axis a softmax normalises, as a negative index of its input: undefined when its dim is no literal or, for a dim counted from the front, the input's rank is not known. */
@@ -225,6 +243,7 @@ export function normalisedAxis(s: SoftmaxSite): number | undefined {
 
 export class Facts {
   readonly softmax: SoftmaxSite[] = [];
+  readonly foreignSoftmax: ForeignSoftmaxSite[] = [];
   readonly matmul: MatmulSite[] = [];
   /** The stated size of the feature axis a pairwise q * k product is summed over, by the product (`formedAt`) of the scores. */
   readonly pairwiseContracted = new Map<PyNode, string>();
@@ -238,6 +257,12 @@ export class Facts {
   readonly renormalised = new Map<number, number[]>();
   /** Post-softmax mask node id → true when renormalised afterwards. */
   readonly postMaskRenormalised = new Set<number>();
+  /**
+   * Products of a 0/1 mask and a fill (`pad * -1e9`, by node id) that TensorFlow code adds to scores the code makes float32
+   * or float64 (`tf.cast(logits, tf.float32)`): TensorFlow adds only tensors of one dtype, so the product is in that
+   * dtype too, whatever the precision policy, and the fill is in its range (ATT007).
+   */
+  readonly addedToFullPrecision = new Set<number>();
   /**
    * Values a NaN test or replacement reads (`torch.nan_to_num(w)`, `torch.isnan(w)`, `w.isnan()`), by the function
    * scope it is written in: a guard protects the rows of the scores or weights it reads, not whatever else the function

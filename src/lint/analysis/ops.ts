@@ -422,6 +422,7 @@ function scaleTensor(ev: Evaluator, t: AValue, factor: AValue, factorNode: PyNod
         why: msg(PHRASES.timesLargeNegative, m.why),
         builtFrom: m.polarity,
         ...(m.tri && tNode ? { triangleSiteAt: opNode } : {}),
+        productSiteAt: opNode,
       },
     });
   }
@@ -1134,6 +1135,7 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
     }
     if (isMaskLike(ev, rv, r) || rv.mask?.additive) {
       noteTriangleUse(ev, rv, r, node, _ctx);
+      noteFullPrecisionSum(ev, lv, rv);
       return addOp(lv, { kind: 'mask', node, how: 'add', maskNode: r });
     }
     // A bias parameter that no caller in view passes (`scores + attn_bias`): what it holds is not shown, and callers
@@ -1150,6 +1152,7 @@ function addSub(ev: Evaluator, op: string, lv: AValue, rv: AValue, l: PyNode | u
   if (rv.attn && rv.attn.stage === 'scores' && l && op === '+') {
     if (isMaskLike(ev, lv, l) || lv.mask?.additive) {
       noteTriangleUse(ev, lv, l, node, _ctx);
+      noteFullPrecisionSum(ev, rv, lv);
       return addOp(rv, { kind: 'mask', node, how: 'add', maskNode: l });
     }
     return stretchedBy(rv, lv);
@@ -2003,6 +2006,18 @@ export function callUnknown(ev: Evaluator, c: Call): AValue {
   // already scaled), so q or k read from it carry an unknown step, as they do through an unknown function applied to
   // them. Not a layer built and applied in one expression (`nn.Conv(...)(x)`), whose kind the layer decides.
   return c.calleeNode?.type === 'identifier' ? { kind: 'unknown', ops: [[{ kind: 'opaque', node: c.node }]] } : UNKNOWN;
+}
+
+/**
+ * An additive mask (`pad * -1e9`) added to scores the code makes float32 or float64 (`logits = tf.cast(logits,
+ * tf.float32)`) in a TensorFlow file: TensorFlow adds only tensors of one dtype (no promotion, unlike PyTorch, NumPy and
+ * JAX), so the code runs only if the mask product is in the scores' dtype too, where the fill fits whatever the
+ * precision policy (a `mixed_float16` one included). The product's fill site is noted for ATT007.
+ */
+function noteFullPrecisionSum(ev: Evaluator, scores: AValue, mask: AValue): void {
+  const at = mask.mask?.productSiteAt;
+  if (!at || ev.file.importsTorch || ev.file.arrayLibrary !== 'tensorflow') return;
+  if (scores.dtype === 'float32' || scores.dtype === 'float64') ev.facts.addedToFullPrecision.add(at.id);
 }
 
 // ================================================================================================ methods

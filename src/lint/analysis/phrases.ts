@@ -97,6 +97,8 @@ export const PHRASES = defineTemplates({
   // Evidence in another file.
   scoresFormedIn: 'the scores are formed in {0} ({1})',
   maskBuiltIn: 'the mask is built in {0} ({1})',
+  weightsMaskedIn: 'the weights are multiplied by the mask in {0} ({1})',
+  softmaxIn: 'the softmax of {0} normalises the scores here ({1})',
   halfPrecisionSetInImporter: 'half precision is set here, in a file that imports this one',
   bfloat16SetInImporter: 'bfloat16 is set here, in a file that imports this one',
   halfPrecisionSetInPackage: "half precision is set here, in the training loop of this file's package, which runs the model it is given",

@@ -180,7 +180,7 @@ function portableTensor(v: AValue, origin: ValueOrigin | undefined, depth: numbe
 function portableMask(m: MaskInfo, origin: ValueOrigin | undefined): MaskInfo {
   // `origin` and `flippedAt` are nodes of the other file: here the mask is first seen at the call that returned it
   // (origins.ts).
-  const { origin: _origin, flippedAt: _flippedAt, join: _join, triangleSiteAt: _site, ...rest } = m;
+  const { origin: _origin, flippedAt: _flippedAt, join: _join, triangleSiteAt: _site, productSiteAt: _product, ...rest } = m;
   if (!origin) return rest;
   // A wrong join made there and returned from a helper is judged where the mask is read: its parts cross as masks
   // do, and the combination's place in the other file goes with them (a related location of the finding).

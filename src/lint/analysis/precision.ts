@@ -127,10 +127,52 @@ function withoutOffOptions(code: string, blank: (m: string) => string): string {
  * with float32 tensors). Blanked as the dtype tests are.
  */
 const TRITON_DTYPE = /\b(?:tl|triton\.language)\.b?float16\b/g;
+/**
+ * A config dict's entry that turns a half-precision mode off (`"fp16": {"enabled": False}` in a DeepSpeed config written
+ * in the training script, `"fp16": False`, `'amp': None`): the option exists and is off there, which says nothing of
+ * float16 (the key's name alone would). An entry on (`{"enabled": True}`, `"auto"`) stays evidence. Blanked as the dtype
+ * tests are.
+ */
+const OFF_CONFIG_ENTRY =
+  /["'](?:fp16|half|amp|use_amp|mixed_precision|half_precision)["']\s*:\s*(?:False\b|None\b|0(?![\w.])|\{[^{}]*?["']enabled["']\s*:\s*(?:False\b|0(?![\w.]))[^{}]*\})/g;
+/**
+ * Names bound to False by every assignment the code writes of them (`USE_AMP = False`, `use_amp: bool = False`) and bound
+ * no other way (not assigned another value, `USE_AMP = args.amp`; not a parameter, a loop or `with ... as` target, or an
+ * item of a tuple assignment).
+ */
+function namesAlwaysFalse(code: string): ReadonlySet<string> {
+  const values = new Map<string, string[]>();
+  for (const m of code.matchAll(/^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[ \t]*[\w.]+[ \t]*)?=(?!=)[ \t]*([^\n]*)$/gm)) {
+    const [, name, value] = m;
+    if (name && value !== undefined) values.set(name, [...(values.get(name) ?? []), value.trim()]);
+  }
+  const out = new Set<string>();
+  for (const [name, vs] of values) {
+    if (!vs.every((v) => v === 'False')) continue;
+    const otherBinding = new RegExp(
+      String.raw`\bfor\b[^\n:]*\b${name}\b[^\n:]*\bin\b|\bas[ \t]+${name}\b|\bdef[ \t]+\w+[ \t]*\([^)]*\b${name}\b|\b${name}\b[ \t]*,[^\n=]*=(?!=)|,[ \t]*${name}\b[^\n=]*=(?!=)|\b${name}\b[ \t]*(?:[-+*/|&]|\bor|\band)=|\bglobal\b[^\n]*\b${name}\b`,
+    );
+    if (!otherBinding.test(code)) out.add(name);
+  }
+  return out;
+}
+/**
+ * An autocast or GradScaler call switched off (`GradScaler(enabled=False)`, `torch.autocast("cuda", enabled=USE_AMP)`
+ * with `USE_AMP = False` the only binding of the name): it runs nothing in float16 and scales no loss, so it is no
+ * evidence of half precision, as an autocast with `enabled=False` written out is not. Blanked as the dtype tests are.
+ */
+function withoutSwitchedOff(code: string, blank: (m: string) => string): string {
+  const off = namesAlwaysFalse(code);
+  return code.replace(/(?:[\w.]*)(?:autocast|GradScaler)\s*\((?:[^()]|\([^()]*\))*\)/g, (m) => {
+    const flag = /\benabled\s*=\s*([A-Za-z_][\w.]*)/.exec(m)?.[1];
+    return flag === 'False' || (flag !== undefined && off.has(flag)) ? blank(m) : m;
+  });
+}
 function withoutDtypeTests(code: string): string {
   const blank = (m: string): string => m.replace(/[^\n]/g, ' ');
   const storedHalf = (m: string): string => m.replace(/\.half\(\)/g, blank);
-  return withoutOffOptions(withoutApexO0(code, blank), blank)
+  return withoutSwitchedOff(withoutOffOptions(withoutApexO0(code, blank), blank), blank)
+    .replace(OFF_CONFIG_ENTRY, blank)
     .replace(IMPORT_STATEMENT, blank)
     .replace(DTYPE_MEMBERSHIP, blank)
     .replace(DTYPE_TEST, blank)
@@ -276,12 +318,27 @@ function deviceUnknown(args: string, callee: string): boolean {
  * the one it runs in.
  */
 const OPTION_WORDING = /\b(?:can|could|may|might|optional(?:ly)?|if\s+you|avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?|potential(?:ly)?)\b/i;
+/**
+ * A sentence that says the code does not run in half precision, or not yet: a note left for later (`# TODO: fp16
+ * training`, FIXME, XXX), or a clause of it (between semicolons and parentheses) that names half precision with a
+ * negation (`# fp16 is not supported yet`, "no fp16 here", "never", "without autocast"), or switched off or failing
+ * there (`# FIXME: NaNs under autocast, disabled for now`, "(fp16 diverged)", "broken"). What the code avoids or has
+ * not done yet is no evidence of what it runs in; a negation in another clause (`(half with --fp16); 1 = do not
+ * attend`) says nothing of it.
+ */
+const NOTE_WORDING = /\b(?:TODO|FIXME|XXX)\b/;
+const NOT_RUN_WORDING = /\b(?:not|no|never|without|disabled?|disabling|unsupported|diverge[sd]?|diverging|broken|instead\s+of|rather\s+than)\b|n't\b/i;
+function saysNotRun(sentence: string): boolean {
+  return NOTE_WORDING.test(sentence) || sentence.split(/[;()]/).some((clause) => FP16_PROSE.test(clause) && NOT_RUN_WORDING.test(clause));
+}
 /** A sentence: up to a full stop, question or exclamation mark followed by a space or the end (not `jax.numpy.float16`), or a blank line. */
 const SENTENCE = /(?:[^.!?\n]|[.!?](?!\s|$)|\n(?![ \t#]*\n))+[.!?]?/g;
 
 /** `text` with each sentence that offers half precision as an option blanked to spaces (same offsets). */
 function withoutOptions(text: string): string {
-  return text.replace(SENTENCE, (sentence) => (OPTION_WORDING.test(sentence) && FP16_PROSE.test(sentence) ? sentence.replace(/[^\n]/g, ' ') : sentence));
+  return text.replace(SENTENCE, (sentence) =>
+    (OPTION_WORDING.test(sentence) || saysNotRun(sentence)) && FP16_PROSE.test(sentence) ? sentence.replace(/[^\n]/g, ' ') : sentence,
+  );
 }
 
 /**

@@ -210,6 +210,12 @@ export interface MaskInfo {
    */
   readonly triangleSiteAt?: PyNode;
   /**
+   * An additive mask made from a 0/1 mask times a large negative number (`pad * -1e9`): the product, where its fill site
+   * is (ops.ts), so that the sum that adds it to the scores can say what dtype it must have (TensorFlow adds only
+   * tensors of one dtype). A node of this file: not carried to other files (portable.ts).
+   */
+  readonly productSiteAt?: PyNode;
+  /**
    * A per-example (B, S) mask placed along one axis of a larger tensor (`m[:, None, :, None]`,
    * `rearrange(m, 'b j -> b () () j')`, `m.unsqueeze(-1)`): the source's text and the negative index its S axis went to.
    */

@@ -1,0 +1,2 @@
+BATCH_FIRST = False
+HIDDEN = 128

@@ -1,0 +1,2 @@
+NEG_INF_HALF = -1e4
+PAD_ID = 0

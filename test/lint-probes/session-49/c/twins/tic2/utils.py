@@ -1,0 +1,5 @@
+import torch
+
+
+def normalise(scores):
+    return torch.softmax(scores, dim=-1)

@@ -1,0 +1,2 @@
+def restrict(w, allowed):
+    return w * allowed
