@@ -63,6 +63,34 @@ function initRuntime(bytes: Uint8Array): Promise<WasmCursorApi | undefined> {
   return runtimeReady;
 }
 
+/**
+ * Grammars loaded in this process, each once. `Language.load` links the grammar's module into the process-wide runtime
+ * every time it is called, and what it takes there (memory, function-table slots) is never given back: a process that
+ * made many parsers (a test run, a long-lived host making linters) ran out of table slots and every later load or
+ * parse failed. Keyed by content, compared byte for byte (callers read the file afresh; one or two grammars per process).
+ */
+const loadedLanguages: { bytes: Uint8Array; language: Promise<TreeSitter.Language> }[] = [];
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function loadLanguage(bytes: Uint8Array): Promise<TreeSitter.Language> {
+  const known = loadedLanguages.find((l) => sameBytes(l.bytes, bytes));
+  if (known) return known.language;
+  const entry = { bytes: bytes.slice(), language: TreeSitter.Language.load(bytes) };
+  loadedLanguages.push(entry);
+  // A failed load is not kept: the next call with these bytes tries again (and reports its own error).
+  entry.language.catch(() => {
+    const at = loadedLanguages.indexOf(entry);
+    if (at >= 0) loadedLanguages.splice(at, 1);
+  });
+  return entry.language;
+}
+
 function checkWasm(bytes: Uint8Array, what: string): void {
   if (!(bytes instanceof Uint8Array) || bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
     throw new Error(`${what}: expected the bytes of a WebAssembly module (starting with \\0asm)`);
@@ -160,7 +188,7 @@ export async function createPythonParser(grammar: GrammarBytes, parserOptions: P
   const direct = parserOptions.directCursor === false ? undefined : runtime;
   let language: TreeSitter.Language;
   try {
-    language = await TreeSitter.Language.load(grammar.python);
+    language = await loadLanguage(grammar.python);
   } catch (e) {
     throw new Error(`could not load the Python grammar from the given tree-sitter-python.wasm bytes: ${String(e)}`);
   }

@@ -198,3 +198,31 @@ class Attention${i}(nn.Module):
     assert.equal(cached.lintPython(source).filter((f) => f.code === 'ATT001').length, 4);
   });
 });
+
+describe('grammar loading', () => {
+  // Language.load links the grammar into the process-wide tree-sitter runtime each time, and never gives back what it
+  // took there (memory, function-table slots): a process that made a parser per project ran out of table slots, and
+  // every later load or parse failed ("table index is out of bounds"). A grammar is loaded once per process.
+  it('loads a grammar once per process, however many parsers are made from freshly read bytes', async () => {
+    const load = TreeSitter.Language.load;
+    let calls = 0;
+    TreeSitter.Language.load = (input) => {
+      calls++;
+      return load.call(TreeSitter.Language, input);
+    };
+    try {
+      const parsers = [];
+      for (let i = 0; i < 5; i++) parsers.push(await createPythonParser(grammar()));
+      assert.ok(calls <= 1, `Language.load called ${calls} times for 5 parsers of one grammar`);
+      for (const p of parsers) assert.equal(p.parse('x = f(1)\n').root.children.length, 1);
+    } finally {
+      TreeSitter.Language.load = load;
+    }
+  });
+
+  it('does not keep a grammar that failed to load: the next call reports its own error again', async () => {
+    const bad = { ...grammar(), python: Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0xff, 0xff]) };
+    await assert.rejects(createPythonParser(bad), /could not load the Python grammar/);
+    await assert.rejects(createPythonParser(bad), /could not load the Python grammar/);
+  });
+});
