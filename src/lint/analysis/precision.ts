@@ -162,10 +162,15 @@ function namesAlwaysFalse(code: string): ReadonlySet<string> {
  * evidence of half precision, as an autocast with `enabled=False` written out is not. Blanked as the dtype tests are.
  */
 function withoutSwitchedOff(code: string, blank: (m: string) => string): string {
-  const off = namesAlwaysFalse(code);
-  return code.replace(/(?:[\w.]*)(?:autocast|GradScaler)\s*\((?:[^()]|\([^()]*\))*\)/g, (m) => {
+  // Most files have no such call: skip the scan (and the file-wide binding scan, made only for a flag that needs it).
+  if (!/autocast|GradScaler/.test(code)) return code;
+  let off: ReadonlySet<string> | undefined;
+  return code.replace(/\b[\w.]*(?:autocast|GradScaler)\s*\((?:[^()]|\([^()]*\))*\)/g, (m) => {
     const flag = /\benabled\s*=\s*([A-Za-z_][\w.]*)/.exec(m)?.[1];
-    return flag === 'False' || (flag !== undefined && off.has(flag)) ? blank(m) : m;
+    if (flag === undefined) return m;
+    if (flag === 'False') return blank(m);
+    off ??= namesAlwaysFalse(code);
+    return off.has(flag) ? blank(m) : m;
   });
 }
 function withoutDtypeTests(code: string): string {

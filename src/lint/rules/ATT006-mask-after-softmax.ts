@@ -286,7 +286,7 @@ out = weights @ v`,
           for (const alt of alternatives(site.input)) {
             const masks = alt.filter((o): o is MaskOp => o.kind === 'mask');
             const op = masks.length === 1 ? masks[0] : undefined;
-            if (op?.how !== 'mul') continue;
+            if (op?.how !== 'mul' || reported.has(op.node.id)) continue;
             reported.add(op.node.id);
             ctx.report({
               node: op.node,

@@ -783,13 +783,24 @@ export function changedAtIndicesBefore(ev: Evaluator, c: Consumer, softmaxNode: 
   const name = ev.text(id);
   // The softmax in the same function must come before the write; from a helper elsewhere, any write before the product.
   const after = enclosingFunction(softmaxNode) === fn ? softmaxNode.end : fn.start;
-  let changed = false;
-  walk(fn, (n) => {
-    if (changed || n.start >= m.node.start) return false;
-    if (n.type !== 'augmented_assignment' || n.start < after) return;
-    const target = namedChildren(n)[0];
-    const object = target?.type === 'subscript' ? namedChildren(target)[0] : undefined;
-    changed = object?.type === 'identifier' && ev.text(object) === name && /^[-+]=$/.test(`${operatorText(ev.tree, n)}`);
-  });
-  return changed;
+  return indexedAdditiveWrites(ev, fn).some((w) => w.name === name && w.start >= after && w.start < m.node.start);
+}
+
+/** Per function, once: its `name[...] += ...` / `name[...] -= ...` statements (the name written and where). */
+const indexedWritesByFunction = new WeakMap<PyNode, readonly { name: string; start: number }[]>();
+
+function indexedAdditiveWrites(ev: Evaluator, fn: PyNode): readonly { name: string; start: number }[] {
+  let writes = indexedWritesByFunction.get(fn);
+  if (!writes) {
+    const found: { name: string; start: number }[] = [];
+    walk(fn, (n) => {
+      if (n.type !== 'augmented_assignment') return;
+      const target = namedChildren(n)[0];
+      const object = target?.type === 'subscript' ? namedChildren(target)[0] : undefined;
+      if (object?.type === 'identifier' && /^[-+]=$/.test(`${operatorText(ev.tree, n)}`)) found.push({ name: ev.text(object), start: n.start });
+    });
+    writes = found;
+    indexedWritesByFunction.set(fn, writes);
+  }
+  return writes;
 }

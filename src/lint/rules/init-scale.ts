@@ -4,6 +4,7 @@
 // unscaled product q·kᵀ starts at the variance a 1/sqrt(d_kv) scale would give it. Read for ATT003.
 import type { Evaluator } from '../analysis/evaluator';
 import { importingFiles } from '../analysis/importers';
+import { argument, callArgs, operatorText } from '../syntax/python';
 import { childByField, namedChildren, unparen, walk, type PyNode, type PyTree } from '../syntax/tree';
 
 /** Importing files read, at most (as the other importer evidence reads them). */
@@ -181,18 +182,15 @@ function initCall(tree: PyTree, call: PyNode): { weight: PyNode; std: PyNode } |
   const text = (n: PyNode): string => tree.source.slice(n.start, n.end);
   const method = f.type === 'attribute' ? childByField(f, 'attribute') : f;
   if (!method || !/^(?:trunc_)?normal_$/.test(text(method))) return undefined;
-  /* c8 ignore next -- the grammar gives every call its arguments; the type makes the field optional */
-  const args = namedChildren(childByField(call, 'arguments') ?? call);
-  const positional = args.filter((a) => a.type !== 'keyword_argument');
-  const kwStd = args.find((a) => a.type === 'keyword_argument' && /^std\s*=/.test(text(a)));
+  const args = callArgs(tree, call);
   const obj = f.type === 'attribute' ? childByField(f, 'object') : undefined;
   // The method form on a weight (`module.q.weight.data.normal_(...)`): the receiver is the weight, std the second.
   if (obj && /\.weight(?:\.data)?$/.test(text(obj))) {
-    const std = kwStd ? childByField(kwStd, 'value') : positional[1];
+    const std = argument(args, 'std', 1);
     return std ? { weight: obj, std } : undefined;
   }
-  const [weight] = positional;
-  const std = kwStd ? childByField(kwStd, 'value') : positional[2];
+  const weight = argument(args, 'tensor', 0);
+  const std = argument(args, 'std', 2);
   return weight && std ? { weight, std } : undefined;
 }
 
@@ -207,7 +205,7 @@ function rootedSizes(tree: PyTree, std: PyNode): Set<string> | undefined {
   const out = new Set<string>();
   const factors = (e: PyNode): boolean => {
     const u = unparen(e);
-    if (u.type === 'binary_operator' && operatorOf(tree, u) === '*') {
+    if (u.type === 'binary_operator' && operatorText(tree, u) === '*') {
       const l = childByField(u, 'left');
       const r = childByField(u, 'right');
       return !!l && !!r && factors(l) && factors(r);
@@ -217,7 +215,7 @@ function rootedSizes(tree: PyTree, std: PyNode): Set<string> | undefined {
     return true;
   };
   if (n.type === 'binary_operator') {
-    const op = operatorOf(tree, n);
+    const op = operatorText(tree, n);
     const l = childByField(n, 'left');
     const r = childByField(n, 'right');
     /* c8 ignore next -- a binary operator always has both operands */
@@ -248,11 +246,4 @@ function sqrtArgument(tree: PyTree, node: PyNode): PyNode | undefined {
   /* c8 ignore next -- the grammar gives every call its arguments; the type makes the field optional */
   const args = namedChildren(childByField(u, 'arguments') ?? u);
   return args[0];
-}
-
-/** The operator of a binary operator node, as written. */
-function operatorOf(tree: PyTree, node: PyNode): string | undefined {
-  const op = childByField(node, 'operator');
-  /* c8 ignore next -- the grammar gives every binary operator its operator; the type makes the field optional */
-  return op ? tree.source.slice(op.start, op.end) : undefined;
 }
